@@ -1,0 +1,1 @@
+//! Derive macro shell; the derive arrives with its own issue.

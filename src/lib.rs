@@ -1,0 +1,1 @@
+//! Host package for the cross-crate tests and examples; it has no code of its own.

@@ -1,0 +1,509 @@
+//! The spec decoder: TOON text to `serde_json::Value`, exactly as SPEC v4.1 says.
+
+use serde_json::{Map, Value};
+
+use crate::header::{parse_header, Field, Header, HeaderParse};
+use crate::lex::{
+    find_unquoted, offset_in, parse_quoted, parse_value_token, split_unquoted, trim_spaces,
+    LexError,
+};
+use crate::lines::{split_lines, Line};
+use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
+
+/// Decodes a TOON document into a JSON value.
+///
+/// This is the specification's decoder (TOON v4.1, see the crate docs for the
+/// points where 4.1 differs from 4.0) and nothing more: it applies none of the
+/// repairs of [`decode_reply`](crate::decode_reply). With `strict: true` (the
+/// default) every check of §14 is enforced.
+///
+/// ```
+/// use serde_json::json;
+/// let doc = "users[2]{id,name}:\n  1,Ada\n  2,Bob";
+/// let value = toon_core::decode(doc, &Default::default()).unwrap();
+/// assert_eq!(value, json!({"users": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Bob"}]}));
+/// ```
+///
+/// # Errors
+/// A [`DecodeError`] with the line, column and kind of the first problem found.
+pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError> {
+    decode_lenient(input, options, false).map(|(v, _)| v)
+}
+
+/// A declared length that was not checked because the caller asked for counts to be forgiven.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CountFix {
+    pub line: usize,
+    pub declared: usize,
+    pub actual: usize,
+}
+
+/// [`decode`] with one relaxation used by the reply decoder: with `forgive_counts`,
+/// a declared `[N]` that disagrees with the values present is recorded, not refused.
+pub(crate) fn decode_lenient(
+    input: &str,
+    options: &DecodeOptions,
+    forgive_counts: bool,
+) -> Result<(Value, Vec<CountFix>), DecodeError> {
+    let lines = split_lines(input, options.indent_size, options.strict, options.max_depth)?;
+    let mut p = Parser {
+        lines,
+        pos: 0,
+        strict: options.strict,
+        forgive_counts,
+        max_depth: options.max_depth,
+        span: 0,
+        count_fixes: Vec::new(),
+    };
+    let value = p.document()?;
+    Ok((value, p.count_fixes))
+}
+
+struct Parser<'a> {
+    lines: Vec<Line<'a>>,
+    pos: usize,
+    strict: bool,
+    forgive_counts: bool,
+    max_depth: usize,
+    /// Greater than zero while inside an array's rows or items (a "header span",
+    /// §12), where blank lines are strict-mode errors.
+    span: usize,
+    count_fixes: Vec<CountFix>,
+}
+
+type Result<T, E = DecodeError> = std::result::Result<T, E>;
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<Line<'a>> {
+        self.lines.get(self.pos).copied()
+    }
+
+    fn error_at(&self, line: &Line<'_>, at: &str, kind: DecodeErrorKind, msg: impl Into<String>) -> DecodeError {
+        let offset = offset_in(line.content, at).min(line.content.len());
+        let column = line.indent + line.content[..offset].chars().count() + 1;
+        DecodeError::new(kind, line.number, column, msg, line.content)
+    }
+
+    fn lex_error(&self, line: &Line<'_>, token: &str, e: LexError) -> DecodeError {
+        let at = &token[e.offset.min(token.len())..];
+        self.error_at(line, at, e.kind, e.message)
+    }
+
+    /// Takes the next line as part of the current scope, refusing a blank line
+    /// before it when that blank line falls inside an array's span.
+    fn claim(&mut self, line: &Line<'_>, in_span: bool) -> Result<()> {
+        if self.strict && in_span {
+            if let Some(blank) = line.blank_before {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::BlankLineInArray,
+                    blank,
+                    1,
+                    "blank line inside an array; remove it (rows and list items must be contiguous)",
+                    "",
+                ));
+            }
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    fn document(&mut self) -> Result<Value> {
+        let Some(first) = self.peek() else {
+            return Ok(Value::Object(Map::new()));
+        };
+        if first.depth == 0 {
+            match parse_header(first.content, self.max_depth) {
+                HeaderParse::Header(h) if h.key.is_none() => {
+                    self.pos += 1;
+                    let value = self.array_body(&first, h, 0)?;
+                    self.no_trailing_content()?;
+                    return Ok(value);
+                }
+                HeaderParse::Malformed(e) if self.lines.len() > 1 || find_unquoted(first.content, |c| c == ':').is_some() => {
+                    if self.strict {
+                        return Err(self.lex_error(&first, first.content, e));
+                    }
+                }
+                _ => {}
+            }
+            if first.content == "[]" {
+                self.pos += 1;
+                self.no_trailing_content()?;
+                return Ok(Value::Array(Vec::new()));
+            }
+            if self.lines.len() == 1 && find_unquoted(first.content, |c| c == ':').is_none() {
+                self.pos += 1;
+                return parse_value_token(first.content).map_err(|e| self.lex_error(&first, first.content, e));
+            }
+        }
+        let mut map = Map::new();
+        self.object_fields(0, &mut map)?;
+        Ok(Value::Object(map))
+    }
+
+    fn no_trailing_content(&self) -> Result<()> {
+        match self.peek() {
+            Some(line) if self.strict => Err(self.error_at(
+                &line,
+                line.content,
+                DecodeErrorKind::UnexpectedLine,
+                "content after the root array has ended; a document with a root array holds nothing else",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads the fields of an object whose fields stand at `depth`, into `map`.
+    fn object_fields(&mut self, depth: usize, map: &mut Map<String, Value>) -> Result<()> {
+        while let Some(line) = self.peek() {
+            if line.depth < depth {
+                break;
+            }
+            if line.depth > depth {
+                if !self.strict {
+                    self.pos += 1;
+                    continue;
+                }
+                return Err(self.over_indented(&line, depth));
+            }
+            self.claim(&line, self.span > 0)?;
+            let (key, value) = self.field(&line, line.content, depth)?;
+            self.insert(map, &line, key, value)?;
+        }
+        Ok(())
+    }
+
+    fn over_indented(&self, line: &Line<'_>, depth: usize) -> DecodeError {
+        self.error_at(
+            line,
+            line.content,
+            DecodeErrorKind::UnexpectedIndent,
+            format!(
+                "line is indented {} level(s) but only {} fit here; the line before it does not open a block this deep",
+                line.depth, depth
+            ),
+        )
+    }
+
+    fn insert(&self, map: &mut Map<String, Value>, line: &Line<'_>, key: String, value: Value) -> Result<()> {
+        if self.strict && map.contains_key(&key) {
+            return Err(self.error_at(
+                line,
+                line.content,
+                DecodeErrorKind::DuplicateKey,
+                format!("key `{key}` appears twice in the same object"),
+            ));
+        }
+        map.insert(key, value);
+        Ok(())
+    }
+
+    /// Reads one field (`content` is the line, or what follows a list item's `- `)
+    /// standing at `depth`; its nested content is at `depth + 1`.
+    fn field(&mut self, line: &Line<'a>, content: &'a str, depth: usize) -> Result<(String, Value)> {
+        match parse_header(content, self.max_depth) {
+            HeaderParse::Header(h) if h.key.is_some() => {
+                let key = h.key.clone().unwrap_or_default();
+                let value = self.array_body(line, h, depth)?;
+                return Ok((key, value));
+            }
+            HeaderParse::Header(_) if self.strict => {
+                return Err(self.error_at(
+                    line,
+                    content,
+                    DecodeErrorKind::InvalidHeader,
+                    "a header without a key is only allowed at the document root or after `- `; give it a key",
+                ))
+            }
+            HeaderParse::Malformed(e) if self.strict => return Err(self.lex_error(line, content, e)),
+            _ => {}
+        }
+        let Some(colon) = find_unquoted(content, |c| c == ':') else {
+            return Err(self.error_at(
+                line,
+                content,
+                DecodeErrorKind::MissingColon,
+                format!(
+                    "expected `key: value` but `{}` has no colon",
+                    crate::lex::clip(content)
+                ),
+            ));
+        };
+        let key_token = trim_spaces(&content[..colon]);
+        let key = self.key(line, key_token)?;
+        let rest = trim_spaces(&content[colon + 1..]);
+        let value = if rest.is_empty() {
+            let mut map = Map::new();
+            if self.peek().is_some_and(|next| next.depth > depth) {
+                self.object_fields(depth + 1, &mut map)?;
+            }
+            Value::Object(map)
+        } else if rest == "[]" {
+            Value::Array(Vec::new())
+        } else {
+            parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e))?
+        };
+        Ok((key, value))
+    }
+
+    fn key(&self, line: &Line<'_>, token: &str) -> Result<String> {
+        if token.starts_with('"') {
+            parse_quoted(token).map_err(|e| self.lex_error(line, token, e))
+        } else {
+            Ok(token.to_owned())
+        }
+    }
+
+    /// The value a header introduces; the header stands at `depth`, its rows or items at `depth + 1`.
+    fn array_body(&mut self, line: &Line<'a>, h: Header<'a>, depth: usize) -> Result<Value> {
+        if depth >= self.max_depth {
+            return Err(self.error_at(
+                line,
+                line.content,
+                DecodeErrorKind::DepthLimit,
+                format!("nesting deeper than the limit of {} (DecodeOptions::max_depth)", self.max_depth),
+            ));
+        }
+        if let (Some(dup), true) = (&h.duplicate_field, self.strict) {
+            return Err(self.error_at(
+                line,
+                line.content,
+                DecodeErrorKind::InvalidHeader,
+                format!("field `{dup}` appears twice in the header's field list"),
+            ));
+        }
+        if let Some(fields) = &h.fields {
+            if !h.rest.is_empty() && self.strict {
+                return Err(self.error_at(
+                    line,
+                    h.rest,
+                    DecodeErrorKind::InvalidHeader,
+                    "a header with a field list ends at its colon; put the rows on the lines below it",
+                ));
+            }
+            return if h.keyed {
+                self.keyed_rows(line, &h, fields, depth)
+            } else {
+                self.rows(line, &h, fields, depth)
+            };
+        }
+        if !h.rest.is_empty() {
+            let mut values = Vec::new();
+            for token in split_unquoted(h.rest, h.delim) {
+                values.push(parse_value_token(token).map_err(|e| self.lex_error(line, token, e))?);
+            }
+            self.check_count(line, &h, values.len(), "values")?;
+            return Ok(Value::Array(values));
+        }
+        self.list_items(line, &h, depth)
+    }
+
+    fn check_count(&mut self, line: &Line<'_>, h: &Header<'_>, actual: usize, what: &str) -> Result<()> {
+        if h.length == actual || !self.strict {
+            return Ok(());
+        }
+        if self.forgive_counts {
+            self.count_fixes.push(CountFix {
+                line: line.number,
+                declared: h.length,
+                actual,
+            });
+            return Ok(());
+        }
+        // Point at the declared length: the digits after the line's first `[`.
+        let len_at = line.content.find('[').map_or(line.content, |i| &line.content[i + 1..]);
+        Err(self.error_at(
+            line,
+            len_at,
+            DecodeErrorKind::LengthMismatch,
+            format!(
+                "header declares {} {what} but has {actual}; make `[{}]` match what follows",
+                h.length, h.length
+            ),
+        ))
+    }
+
+    /// Rows of a tabular array (§9.3).
+    fn rows(&mut self, line: &Line<'a>, h: &Header<'a>, fields: &[Field], depth: usize) -> Result<Value> {
+        let width = Field::leaf_count(fields);
+        let saved_span = self.span;
+        let mut rows = Vec::new();
+        while let Some(row) = self.peek() {
+            if row.depth <= depth {
+                break;
+            }
+            if row.depth > depth + 1 {
+                if !self.strict {
+                    self.pos += 1;
+                    continue;
+                }
+                return Err(self.over_indented(&row, depth + 1));
+            }
+            let colon = find_unquoted(row.content, |c| c == ':');
+            let delim = find_unquoted(row.content, |c| c == h.delim);
+            let is_row = match (colon, delim) {
+                (None, _) => true,
+                (Some(c), Some(d)) => d < c,
+                (Some(_), None) => false,
+            };
+            if !is_row {
+                break;
+            }
+            self.claim(&row, !rows.is_empty() || saved_span > 0)?;
+            self.span = saved_span + 1;
+            let cells = split_unquoted(row.content, h.delim);
+            rows.push(Value::Object(self.row_object(&row, &cells, fields, width)?));
+        }
+        self.span = saved_span;
+        self.check_count(line, h, rows.len(), "rows")?;
+        Ok(Value::Array(rows))
+    }
+
+    /// Builds one row's object by walking the field list depth-first.
+    fn row_object(&self, row: &Line<'_>, cells: &[&str], fields: &[Field], width: usize) -> Result<Map<String, Value>> {
+        if self.strict && cells.len() != width {
+            return Err(self.error_at(
+                row,
+                row.content,
+                DecodeErrorKind::WidthMismatch,
+                format!(
+                    "row has {} cells but the header names {width} fields; quote any cell that contains the delimiter",
+                    cells.len()
+                ),
+            ));
+        }
+        let mut next = 0;
+        self.fill(row, cells, fields, &mut next)
+    }
+
+    fn fill(&self, row: &Line<'_>, cells: &[&str], fields: &[Field], next: &mut usize) -> Result<Map<String, Value>> {
+        let mut map = Map::new();
+        for f in fields {
+            match &f.children {
+                Some(sub) => {
+                    let obj = self.fill(row, cells, sub, next)?;
+                    map.insert(f.name.clone(), Value::Object(obj));
+                }
+                None => {
+                    if let Some(cell) = cells.get(*next) {
+                        let v = parse_value_token(cell).map_err(|e| self.lex_error(row, cell, e))?;
+                        map.insert(f.name.clone(), v);
+                    }
+                    *next += 1;
+                }
+            }
+        }
+        Ok(map)
+    }
+
+    /// Entry rows of an object in keyed tabular form (§9.5).
+    fn keyed_rows(&mut self, line: &Line<'a>, h: &Header<'a>, fields: &[Field], depth: usize) -> Result<Value> {
+        let width = Field::leaf_count(fields);
+        let saved_span = self.span;
+        let mut map = Map::new();
+        let mut count = 0;
+        while let Some(row) = self.peek() {
+            if row.depth <= depth {
+                break;
+            }
+            if row.depth > depth + 1 {
+                if !self.strict {
+                    self.pos += 1;
+                    continue;
+                }
+                return Err(self.over_indented(&row, depth + 1));
+            }
+            let Some(colon) = find_unquoted(row.content, |c| c == ':') else {
+                if !self.strict {
+                    self.pos += 1;
+                    continue;
+                }
+                return Err(self.error_at(
+                    &row,
+                    row.content,
+                    DecodeErrorKind::UnexpectedLine,
+                    "a keyed row needs its key and a colon, like `alice: 30,Berlin`",
+                ));
+            };
+            self.claim(&row, count > 0 || saved_span > 0)?;
+            self.span = saved_span + 1;
+            count += 1;
+            let key = self.key(&row, trim_spaces(&row.content[..colon]))?;
+            let rest = trim_spaces(&row.content[colon + 1..]);
+            let cells = if rest.is_empty() { Vec::new() } else { split_unquoted(rest, h.delim) };
+            let obj = self.row_object(&row, &cells, fields, width)?;
+            self.insert(&mut map, &row, key, Value::Object(obj))?;
+        }
+        self.span = saved_span;
+        self.check_count(line, h, count, "entries")?;
+        Ok(Value::Object(map))
+    }
+
+    /// Items of an array in list form (§9.2, §9.4, §10); the header stands at `depth`.
+    fn list_items(&mut self, line: &Line<'a>, h: &Header<'a>, depth: usize) -> Result<Value> {
+        let saved_span = self.span;
+        let mut items = Vec::new();
+        while let Some(item) = self.peek() {
+            if item.depth <= depth {
+                break;
+            }
+            if item.depth > depth + 1 {
+                if !self.strict {
+                    self.pos += 1;
+                    continue;
+                }
+                return Err(self.over_indented(&item, depth + 1));
+            }
+            let rest = if item.content == "-" {
+                None
+            } else if let Some(r) = item.content.strip_prefix("- ") {
+                Some(trim_spaces(r))
+            } else {
+                break;
+            };
+            self.claim(&item, !items.is_empty() || saved_span > 0)?;
+            self.span = saved_span + 1;
+            let value = match rest {
+                None => Value::Object(Map::new()),
+                Some(rest) => self.list_item(&item, rest, depth + 1)?,
+            };
+            items.push(value);
+        }
+        self.span = saved_span;
+        self.check_count(line, h, items.len(), "items")?;
+        Ok(Value::Array(items))
+    }
+
+    /// One list item's value; the hyphen stands at `depth`.
+    fn list_item(&mut self, line: &Line<'a>, rest: &'a str, depth: usize) -> Result<Value> {
+        if rest == "[]" {
+            return Ok(Value::Array(Vec::new()));
+        }
+        match parse_header(rest, self.max_depth) {
+            HeaderParse::Header(h) if h.key.is_none() => {
+                if h.fields.is_some() && self.strict {
+                    return Err(self.error_at(
+                        line,
+                        rest,
+                        DecodeErrorKind::InvalidHeader,
+                        "a list item cannot hold a table without a key; use `- [N]:` with items below it, or give the table a key",
+                    ));
+                }
+                return self.array_body(line, h, depth);
+            }
+            HeaderParse::Malformed(e) if self.strict && find_unquoted(rest, |c| c == ':').is_some() => {
+                return Err(self.lex_error(line, rest, e));
+            }
+            _ => {}
+        }
+        if find_unquoted(rest, |c| c == ':').is_none() {
+            return parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e));
+        }
+        // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
+        let mut map = Map::new();
+        let (key, value) = self.field(line, rest, depth + 1)?;
+        map.insert(key, value);
+        self.object_fields(depth + 1, &mut map)?;
+        Ok(Value::Object(map))
+    }
+}

@@ -1,0 +1,346 @@
+//! Tokens inside one line: quote-aware scanning, splitting on a delimiter,
+//! quoted strings and their escapes, and the typing of unquoted values (§4, §7, §11).
+//!
+//! Every function works on a slice of the line it came from, so that errors can
+//! point at a column; [`LexError::offset`] is a byte offset within the slice.
+
+use serde_json::{Number, Value};
+
+use crate::DecodeErrorKind;
+
+/// A problem inside a token, located by byte offset within the token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LexError {
+    pub kind: DecodeErrorKind,
+    pub offset: usize,
+    pub message: String,
+}
+
+impl LexError {
+    fn new(kind: DecodeErrorKind, offset: usize, message: impl Into<String>) -> Self {
+        LexError {
+            kind,
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+/// Byte offset of `inner` within `outer`; `inner` must be a subslice of `outer`.
+pub(crate) fn offset_in(outer: &str, inner: &str) -> usize {
+    (inner.as_ptr() as usize).saturating_sub(outer.as_ptr() as usize)
+}
+
+/// Trims U+0020 only, never tabs or other whitespace (§12 token trimming).
+pub(crate) fn trim_spaces(s: &str) -> &str {
+    s.trim_matches(' ')
+}
+
+/// Byte index of the first character outside double quotes for which `pred` holds.
+///
+/// Inside quotes a backslash escapes the next character, so `"a\"b"` is one quoted run.
+pub(crate) fn find_unquoted(s: &str, pred: impl Fn(char) -> bool) -> Option<usize> {
+    let mut in_quotes = false;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if in_quotes {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_quotes = false;
+            }
+        } else if c == '"' {
+            in_quotes = true;
+        } else if pred(c) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// Splits on unquoted occurrences of `delim` and trims spaces around each token (Appendix B.3).
+///
+/// An empty `s` gives one empty token; callers that treat "nothing" as zero
+/// values check for that before splitting.
+pub(crate) fn split_unquoted(s: &str, delim: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(i) = find_unquoted(rest, |c| c == delim) {
+        out.push(trim_spaces(&rest[..i]));
+        rest = &rest[i + delim.len_utf8()..];
+    }
+    out.push(trim_spaces(rest));
+    out
+}
+
+/// Reads a quoted token that must span all of `token` (the §7.4 quoted-token boundary).
+pub(crate) fn parse_quoted(token: &str) -> Result<String, LexError> {
+    let (value, end) = parse_quoted_prefix(token)?;
+    if end != token.len() {
+        return Err(LexError::new(
+            DecodeErrorKind::TextAfterQuote,
+            end,
+            format!(
+                "text `{}` follows the closing quote; put it inside the quotes or remove it",
+                clip(&token[end..])
+            ),
+        ));
+    }
+    Ok(value)
+}
+
+/// Reads the quoted string at the start of `s` (which starts with `"`), returning
+/// the unescaped text and the byte index just past the closing quote.
+pub(crate) fn parse_quoted_prefix(s: &str) -> Result<(String, usize), LexError> {
+    debug_assert!(s.starts_with('"'));
+    let mut out = String::new();
+    let mut chars = s.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Ok((out, i + 1)),
+            '\\' => {
+                let Some((_, e)) = chars.next() else {
+                    break;
+                };
+                match e {
+                    '\\' => out.push('\\'),
+                    '"' => out.push('"'),
+                    'n' => out.push('\n'),
+                    'r' => out.push('\r'),
+                    't' => out.push('\t'),
+                    'u' => {
+                        let hex: String = s[i + 2..].chars().take(4).collect();
+                        let code = (hex.len() == 4 && hex.chars().all(|h| h.is_ascii_hexdigit()))
+                            .then(|| u32::from_str_radix(&hex, 16).ok())
+                            .flatten()
+                            .ok_or_else(|| {
+                                LexError::new(
+                                    DecodeErrorKind::InvalidEscape,
+                                    i,
+                                    "`\\u` must be followed by exactly four hex digits",
+                                )
+                            })?;
+                        let ch = char::from_u32(code).ok_or_else(|| {
+                            LexError::new(
+                                DecodeErrorKind::InvalidEscape,
+                                i,
+                                format!(
+                                    "`\\u{hex}` is a lone surrogate, which is not text; write the character itself as UTF-8"
+                                ),
+                            )
+                        })?;
+                        out.push(ch);
+                        for _ in 0..4 {
+                            chars.next();
+                        }
+                    }
+                    other => {
+                        return Err(LexError::new(
+                            DecodeErrorKind::InvalidEscape,
+                            i,
+                            format!(
+                                "`\\{}` is not a TOON escape; the escapes are \\\\ \\\" \\n \\r \\t and \\uXXXX",
+                                other.escape_debug()
+                            ),
+                        ))
+                    }
+                }
+            }
+            c if (c as u32) < 0x20 && c != '\t' => {
+                return Err(LexError::new(
+                    DecodeErrorKind::InvalidEscape,
+                    i,
+                    format!(
+                        "raw control character U+{:04X} inside quotes; write it as an escape",
+                        c as u32
+                    ),
+                ))
+            }
+            c => out.push(c),
+        }
+    }
+    Err(LexError::new(
+        DecodeErrorKind::UnterminatedString,
+        0,
+        "string has no closing quote before the end of the line",
+    ))
+}
+
+/// Types one value token (§4): quoted string, `true`/`false`/`null`, number, or string.
+pub(crate) fn parse_value_token(token: &str) -> Result<Value, LexError> {
+    if token.starts_with('"') {
+        return parse_quoted(token).map(Value::String);
+    }
+    Ok(match token {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "null" => Value::Null,
+        _ => parse_number(token).unwrap_or_else(|| Value::String(token.to_owned())),
+    })
+}
+
+/// Decodes a token that matches §4's number grammar, or `None` if it does not.
+///
+/// Integers that fit `i64`/`u64` are exact; other numbers are the nearest `f64`,
+/// with integral values folded to integers so `1.0`, `1e3` and `-0` compare as
+/// the integers they are. A token whose magnitude overflows or underflows `f64`
+/// stays a string, losslessly (the documented out-of-range policy).
+pub(crate) fn parse_number(token: &str) -> Option<Value> {
+    let shape = number_shape(token, false)?;
+    if shape.leading_zero {
+        return None;
+    }
+    if !shape.fraction && !shape.exponent {
+        if let Ok(i) = token.parse::<i64>() {
+            return Some(Value::Number(i.into()));
+        }
+        if let Ok(u) = token.parse::<u64>() {
+            return Some(Value::Number(u.into()));
+        }
+    }
+    let f: f64 = token.parse().ok()?;
+    if !f.is_finite() {
+        return None;
+    }
+    if f == 0.0 {
+        let mantissa = token.split(['e', 'E']).next().unwrap_or(token);
+        if mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+            return None; // underflow: keep the text rather than invent a zero
+        }
+        return Some(Value::Number(0.into()));
+    }
+    Some(float_value(f))
+}
+
+/// A float as a JSON number, integral values within `i64` folded to integers.
+pub(crate) fn float_value(f: f64) -> Value {
+    if f.fract() == 0.0 && f.abs() < 9.2e18 {
+        return Value::Number((f as i64).into());
+    }
+    Number::from_f64(f).map_or(Value::Null, Value::Number)
+}
+
+pub(crate) struct NumberShape {
+    pub fraction: bool,
+    pub exponent: bool,
+    pub leading_zero: bool,
+}
+
+/// Matches `/^[+-]?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i` (the sign `+` only when
+/// `allow_plus`: the decoder refuses it, the encoder's quoting rule includes it).
+pub(crate) fn number_shape(token: &str, allow_plus: bool) -> Option<NumberShape> {
+    let b = token.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'-' || (allow_plus && b[i] == b'+')) {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i == int_start {
+        return None;
+    }
+    let leading_zero = i - int_start > 1 && b[int_start] == b'0';
+    let mut fraction = false;
+    if i < b.len() && b[i] == b'.' {
+        let s = i + 1;
+        i = s;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == s {
+            return None;
+        }
+        fraction = true;
+    }
+    let mut exponent = false;
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let s = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == s {
+            return None;
+        }
+        exponent = true;
+    }
+    (i == b.len()).then_some(NumberShape {
+        fraction,
+        exponent,
+        leading_zero,
+    })
+}
+
+/// The first 40 characters of `s`, for messages.
+pub(crate) fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn splits_only_outside_quotes() {
+        assert_eq!(
+            split_unquoted(r#"a, "b,c" ,"d\",e""#, ','),
+            vec!["a", r#""b,c""#, r#""d\",e""#]
+        );
+        assert_eq!(split_unquoted("", ','), vec![""]);
+        assert_eq!(split_unquoted("a||b", '|'), vec!["a", "", "b"]);
+    }
+
+    #[test]
+    fn types_tokens() {
+        assert_eq!(parse_value_token("42").unwrap(), json!(42));
+        assert_eq!(parse_value_token("-1E+03").unwrap(), json!(-1000));
+        assert_eq!(parse_value_token("1.5000").unwrap(), json!(1.5));
+        assert_eq!(parse_value_token("-0").unwrap(), json!(0));
+        assert_eq!(parse_value_token("05").unwrap(), json!("05"));
+        assert_eq!(parse_value_token("0.5").unwrap(), json!(0.5));
+        assert_eq!(parse_value_token("+5").unwrap(), json!("+5"));
+        assert_eq!(parse_value_token("1e400").unwrap(), json!("1e400"));
+        assert_eq!(parse_value_token("1e-400").unwrap(), json!("1e-400"));
+        assert_eq!(parse_value_token("0e5").unwrap(), json!(0));
+        assert_eq!(
+            parse_value_token("18446744073709551615").unwrap(),
+            json!(18446744073709551615u64)
+        );
+        assert_eq!(parse_value_token("\"true\"").unwrap(), json!("true"));
+        assert_eq!(parse_value_token("null").unwrap(), json!(null));
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(parse_quoted(r#""a\u00e9\n\t\\""#).unwrap(), "aé\n\t\\");
+        let e = parse_quoted(r#""\uD800""#).unwrap_err();
+        assert_eq!(e.kind, DecodeErrorKind::InvalidEscape);
+        assert!(e.message.contains("lone surrogate"));
+        assert_eq!(
+            parse_quoted(r#""\x""#).unwrap_err().kind,
+            DecodeErrorKind::InvalidEscape
+        );
+        assert_eq!(
+            parse_quoted(r#""\u12""#).unwrap_err().kind,
+            DecodeErrorKind::InvalidEscape
+        );
+        assert_eq!(
+            parse_quoted(r#""abc"#).unwrap_err().kind,
+            DecodeErrorKind::UnterminatedString
+        );
+        let e = parse_quoted(r#""abc"x"#).unwrap_err();
+        assert_eq!((e.kind, e.offset), (DecodeErrorKind::TextAfterQuote, 5));
+    }
+}

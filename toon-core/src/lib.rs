@@ -1,0 +1,47 @@
+//! Typed output from language models, in TOON.
+//!
+//! `toon-core` is a TOON (Token-Oriented Object Notation) engine that follows
+//! the specification to the letter, with the layers a program needs to read
+//! what a model wrote.
+//!
+//! - [`decode`] and [`encode`]: the specification's decoder and encoder over
+//!   the JSON data model (`serde_json::Value`, key order preserved).
+//!
+//! # Specification version
+//!
+//! `toon-spec: 4.1`. The decoder follows SPEC v4.1 (working draft of
+//! 2026-07-26) and passes the whole v4.0 conformance suite. Where 4.1 changes
+//! decoding, 4.1 is followed:
+//! - a byte-order mark at the start of the document is removed;
+//! - trailing spaces at the end of a line are not content (so `- ` alone is the
+//!   empty-object list item);
+//! - text after the closing quote of a quoted token is an error, wherever the
+//!   token stands;
+//! - `- []` is accepted as an empty inner array;
+//! - `key[]:` is a malformed header (strict error).
+//!
+//! # Numbers
+//!
+//! Integers that fit `i64` or `u64` decode exactly; every other number decodes
+//! to the nearest `f64`, and an integral `f64` within the `i64` range is folded
+//! to that integer (`1.0`, `1e3` and `-0` decode as `1`, `1000` and `0`). A
+//! numeric token whose magnitude overflows or underflows `f64` (`1e400`) decodes
+//! as the string it is, so nothing is silently rounded to infinity or zero.
+//! The encoder writes numbers in canonical decimal form within
+//! `1e-6 <= |n| < 1e21` and in exponent form (`1e+21`, `1.5e-7`) outside it.
+#![warn(missing_docs)]
+
+mod decode;
+mod encode;
+mod equality;
+mod error;
+mod header;
+mod lex;
+mod lines;
+mod options;
+
+pub use decode::decode;
+pub use encode::encode;
+pub use equality::json_model_eq;
+pub use error::{DecodeError, DecodeErrorKind};
+pub use options::{DecodeOptions, Delimiter, EncodeOptions};

@@ -1,0 +1,110 @@
+//! The lexical pre-pass (§5.1, §12): byte-order mark, line endings, trailing
+//! spaces, comment lines, blank lines, and the depth of each line.
+
+use crate::{DecodeError, DecodeErrorKind};
+
+/// One non-blank, non-comment line.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line<'a> {
+    /// 1-based line number in the input.
+    pub number: usize,
+    /// Leading spaces.
+    pub indent: usize,
+    pub depth: usize,
+    /// The line after its indentation, without trailing CR or spaces.
+    pub content: &'a str,
+    /// The line number of a blank line directly before this one, if any
+    /// (comment lines are not blank and do not separate).
+    pub blank_before: Option<usize>,
+}
+
+/// Splits a document into its significant lines.
+///
+/// Strict mode refuses indentation that is not a multiple of `indent_size` and
+/// tabs in indentation; otherwise depth is `floor(spaces / indent_size)` and
+/// leading tabs count as one level each. Depths over `max_depth` are refused
+/// here, so no later stage can recurse deeper than that.
+pub(crate) fn split_lines(
+    input: &str,
+    indent_size: usize,
+    strict: bool,
+    max_depth: usize,
+) -> Result<Vec<Line<'_>>, DecodeError> {
+    if indent_size == 0 {
+        return Err(DecodeError::new(
+            DecodeErrorKind::Indentation,
+            0,
+            0,
+            "indent_size must be at least 1",
+            "",
+        ));
+    }
+    let input = input.strip_prefix('\u{feff}').unwrap_or(input);
+    let mut out = Vec::new();
+    let mut blank = None;
+    for (idx, raw) in input.split('\n').enumerate() {
+        let number = idx + 1;
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = raw.trim_end_matches(' ');
+        let body = line.trim_start_matches(' ');
+        let spaces = line.len() - body.len();
+        if body.is_empty() {
+            blank = Some(number);
+            continue;
+        }
+        if body.starts_with('#') {
+            continue; // comment line: removed before everything else, never a scope boundary
+        }
+        let (indent_units, content) = if body.starts_with('\t') {
+            if strict {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::Indentation,
+                    number,
+                    spaces + 1,
+                    "tab used for indentation; indent with spaces",
+                    raw,
+                ));
+            }
+            let content = body.trim_start_matches(['\t', ' ']);
+            let tabs = body[..body.len() - content.len()].matches('\t').count();
+            let extra_spaces = body.len() - content.len() - tabs;
+            ((spaces + extra_spaces) / indent_size + tabs, content)
+        } else {
+            if strict && spaces % indent_size != 0 {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::Indentation,
+                    number,
+                    1,
+                    format!(
+                        "indented by {spaces} spaces, which is not a multiple of {indent_size}"
+                    ),
+                    raw,
+                ));
+            }
+            (spaces / indent_size, body)
+        };
+        if content.is_empty() {
+            blank = Some(number);
+            continue;
+        }
+        if indent_units > max_depth {
+            return Err(DecodeError::new(
+                DecodeErrorKind::DepthLimit,
+                number,
+                spaces + 1,
+                format!(
+                    "nested {indent_units} levels deep, past the limit of {max_depth} (DecodeOptions::max_depth)"
+                ),
+                raw,
+            ));
+        }
+        out.push(Line {
+            number,
+            indent: line.len() - content.len(),
+            depth: indent_units,
+            content,
+            blank_before: blank.take(),
+        });
+    }
+    Ok(out)
+}
