@@ -83,12 +83,22 @@ fn decode_fixtures() {
                 c.file,
                 c.name,
                 input,
-                if c.should_error { "an error".to_owned() } else { c.expected.to_string() },
+                if c.should_error {
+                    "an error".to_owned()
+                } else {
+                    c.expected.to_string()
+                },
                 got
             ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} decode cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} decode cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -107,5 +117,11 @@ fn encode_fixtures() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} encode cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} encode cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

@@ -45,7 +45,12 @@ pub(crate) fn decode_lenient(
     options: &DecodeOptions,
     forgive_counts: bool,
 ) -> Result<(Value, Vec<CountFix>), DecodeError> {
-    let lines = split_lines(input, options.indent_size, options.strict, options.max_depth)?;
+    let lines = split_lines(
+        input,
+        options.indent_size,
+        options.strict,
+        options.max_depth,
+    )?;
     let mut p = Parser {
         lines,
         pos: 0,
@@ -78,7 +83,13 @@ impl<'a> Parser<'a> {
         self.lines.get(self.pos).copied()
     }
 
-    fn error_at(&self, line: &Line<'_>, at: &str, kind: DecodeErrorKind, msg: impl Into<String>) -> DecodeError {
+    fn error_at(
+        &self,
+        line: &Line<'_>,
+        at: &str,
+        kind: DecodeErrorKind,
+        msg: impl Into<String>,
+    ) -> DecodeError {
         let offset = offset_in(line.content, at).min(line.content.len());
         let column = line.indent + line.content[..offset].chars().count() + 1;
         DecodeError::new(kind, line.number, column, msg, line.content)
@@ -119,10 +130,13 @@ impl<'a> Parser<'a> {
                     self.no_trailing_content()?;
                     return Ok(value);
                 }
-                HeaderParse::Malformed(e) if self.lines.len() > 1 || find_unquoted(first.content, |c| c == ':').is_some() => {
-                    if self.strict {
-                        return Err(self.lex_error(&first, first.content, e));
-                    }
+                // A lone line that is not a header reads as a primitive (`[test]`).
+                HeaderParse::Malformed(e)
+                    if self.strict
+                        && (self.lines.len() > 1
+                            || find_unquoted(first.content, |c| c == ':').is_some()) =>
+                {
+                    return Err(self.lex_error(&first, first.content, e));
                 }
                 _ => {}
             }
@@ -133,7 +147,8 @@ impl<'a> Parser<'a> {
             }
             if self.lines.len() == 1 && find_unquoted(first.content, |c| c == ':').is_none() {
                 self.pos += 1;
-                return parse_value_token(first.content).map_err(|e| self.lex_error(&first, first.content, e));
+                return parse_value_token(first.content)
+                    .map_err(|e| self.lex_error(&first, first.content, e));
             }
         }
         let mut map = Map::new();
@@ -185,7 +200,13 @@ impl<'a> Parser<'a> {
         )
     }
 
-    fn insert(&self, map: &mut Map<String, Value>, line: &Line<'_>, key: String, value: Value) -> Result<()> {
+    fn insert(
+        &self,
+        map: &mut Map<String, Value>,
+        line: &Line<'_>,
+        key: String,
+        value: Value,
+    ) -> Result<()> {
         if self.strict && map.contains_key(&key) {
             return Err(self.error_at(
                 line,
@@ -200,7 +221,12 @@ impl<'a> Parser<'a> {
 
     /// Reads one field (`content` is the line, or what follows a list item's `- `)
     /// standing at `depth`; its nested content is at `depth + 1`.
-    fn field(&mut self, line: &Line<'a>, content: &'a str, depth: usize) -> Result<(String, Value)> {
+    fn field(
+        &mut self,
+        line: &Line<'a>,
+        content: &'a str,
+        depth: usize,
+    ) -> Result<(String, Value)> {
         match parse_header(content, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_some() => {
                 let key = h.key.clone().unwrap_or_default();
@@ -261,7 +287,10 @@ impl<'a> Parser<'a> {
                 line,
                 line.content,
                 DecodeErrorKind::DepthLimit,
-                format!("nesting deeper than the limit of {} (DecodeOptions::max_depth)", self.max_depth),
+                format!(
+                    "nesting deeper than the limit of {} (DecodeOptions::max_depth)",
+                    self.max_depth
+                ),
             ));
         }
         if let (Some(dup), true) = (&h.duplicate_field, self.strict) {
@@ -298,7 +327,13 @@ impl<'a> Parser<'a> {
         self.list_items(line, &h, depth)
     }
 
-    fn check_count(&mut self, line: &Line<'_>, h: &Header<'_>, actual: usize, what: &str) -> Result<()> {
+    fn check_count(
+        &mut self,
+        line: &Line<'_>,
+        h: &Header<'_>,
+        actual: usize,
+        what: &str,
+    ) -> Result<()> {
         if h.length == actual || !self.strict {
             return Ok(());
         }
@@ -311,7 +346,10 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         // Point at the declared length: the digits after the line's first `[`.
-        let len_at = line.content.find('[').map_or(line.content, |i| &line.content[i + 1..]);
+        let len_at = line
+            .content
+            .find('[')
+            .map_or(line.content, |i| &line.content[i + 1..]);
         Err(self.error_at(
             line,
             len_at,
@@ -324,7 +362,13 @@ impl<'a> Parser<'a> {
     }
 
     /// Rows of a tabular array (§9.3).
-    fn rows(&mut self, line: &Line<'a>, h: &Header<'a>, fields: &[Field], depth: usize) -> Result<Value> {
+    fn rows(
+        &mut self,
+        line: &Line<'a>,
+        h: &Header<'a>,
+        fields: &[Field],
+        depth: usize,
+    ) -> Result<Value> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
         let mut rows = Vec::new();
@@ -360,7 +404,13 @@ impl<'a> Parser<'a> {
     }
 
     /// Builds one row's object by walking the field list depth-first.
-    fn row_object(&self, row: &Line<'_>, cells: &[&str], fields: &[Field], width: usize) -> Result<Map<String, Value>> {
+    fn row_object(
+        &self,
+        row: &Line<'_>,
+        cells: &[&str],
+        fields: &[Field],
+        width: usize,
+    ) -> Result<Map<String, Value>> {
         if self.strict && cells.len() != width {
             return Err(self.error_at(
                 row,
@@ -376,7 +426,13 @@ impl<'a> Parser<'a> {
         self.fill(row, cells, fields, &mut next)
     }
 
-    fn fill(&self, row: &Line<'_>, cells: &[&str], fields: &[Field], next: &mut usize) -> Result<Map<String, Value>> {
+    fn fill(
+        &self,
+        row: &Line<'_>,
+        cells: &[&str],
+        fields: &[Field],
+        next: &mut usize,
+    ) -> Result<Map<String, Value>> {
         let mut map = Map::new();
         for f in fields {
             match &f.children {
@@ -386,7 +442,8 @@ impl<'a> Parser<'a> {
                 }
                 None => {
                     if let Some(cell) = cells.get(*next) {
-                        let v = parse_value_token(cell).map_err(|e| self.lex_error(row, cell, e))?;
+                        let v =
+                            parse_value_token(cell).map_err(|e| self.lex_error(row, cell, e))?;
                         map.insert(f.name.clone(), v);
                     }
                     *next += 1;
@@ -397,7 +454,13 @@ impl<'a> Parser<'a> {
     }
 
     /// Entry rows of an object in keyed tabular form (§9.5).
-    fn keyed_rows(&mut self, line: &Line<'a>, h: &Header<'a>, fields: &[Field], depth: usize) -> Result<Value> {
+    fn keyed_rows(
+        &mut self,
+        line: &Line<'a>,
+        h: &Header<'a>,
+        fields: &[Field],
+        depth: usize,
+    ) -> Result<Value> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
         let mut map = Map::new();
@@ -430,7 +493,11 @@ impl<'a> Parser<'a> {
             count += 1;
             let key = self.key(&row, trim_spaces(&row.content[..colon]))?;
             let rest = trim_spaces(&row.content[colon + 1..]);
-            let cells = if rest.is_empty() { Vec::new() } else { split_unquoted(rest, h.delim) };
+            let cells = if rest.is_empty() {
+                Vec::new()
+            } else {
+                split_unquoted(rest, h.delim)
+            };
             let obj = self.row_object(&row, &cells, fields, width)?;
             self.insert(&mut map, &row, key, Value::Object(obj))?;
         }
@@ -491,7 +558,9 @@ impl<'a> Parser<'a> {
                 }
                 return self.array_body(line, h, depth);
             }
-            HeaderParse::Malformed(e) if self.strict && find_unquoted(rest, |c| c == ':').is_some() => {
+            HeaderParse::Malformed(e)
+                if self.strict && find_unquoted(rest, |c| c == ':').is_some() =>
+            {
                 return Err(self.lex_error(line, rest, e));
             }
             _ => {}

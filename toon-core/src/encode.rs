@@ -1,1 +1,371 @@
-pub fn encode(_v: &serde_json::Value, _o: &crate::EncodeOptions) -> String { String::new() }
+//! The spec encoder: `serde_json::Value` to TOON, choosing each value's form
+//! from its shape and position (§9) as the specification requires.
+
+use serde_json::{Map, Number, Value};
+
+use crate::lex::number_shape;
+use crate::EncodeOptions;
+
+/// Encodes a JSON value as a TOON document.
+///
+/// The output is conforming TOON: LF line endings, no trailing spaces or
+/// newline, canonical numbers, minimal quoting, and the tabular form wherever
+/// an array of objects (or an object of objects) is uniform. An empty object
+/// encodes as the empty document. An `indent_size` of 0 is treated as 1.
+///
+/// ```
+/// use serde_json::json;
+/// let value = json!({"violations": [
+///     {"category": "privacy", "severity": "HIGH"},
+///     {"category": "safety", "severity": "LOW"},
+/// ]});
+/// let text = toon_core::encode(&value, &Default::default());
+/// assert_eq!(text, "violations[2]{category,severity}:\n  privacy,HIGH\n  safety,LOW");
+/// ```
+pub fn encode(value: &Value, options: &EncodeOptions) -> String {
+    let mut e = Encoder {
+        out: String::new(),
+        indent: options.indent_size.max(1),
+        delim: options.delimiter.as_char(),
+        symbol: options.delimiter.header_symbol(),
+    };
+    match value {
+        Value::Object(map) => match uniform_fields(map.values()) {
+            Some(fields) if map.len() >= 2 => e.keyed(None, map, &fields, 0, ""),
+            _ => e.fields(map, 0),
+        },
+        Value::Array(items) if items.is_empty() => e.line("", "[]"),
+        Value::Array(items) => e.array(None, items, 0, "", true),
+        other => {
+            let text = e.primitive(other);
+            e.line("", &text);
+        }
+    }
+    e.out
+}
+
+/// A column of a tabular header: a leaf, or a nested field group.
+struct Column<'v> {
+    name: &'v str,
+    children: Option<Vec<Column<'v>>>,
+}
+
+struct Encoder {
+    out: String,
+    indent: usize,
+    delim: char,
+    symbol: &'static str,
+}
+
+impl Encoder {
+    fn line(&mut self, lead: &str, text: &str) {
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        self.out.push_str(lead);
+        self.out.push_str(text);
+    }
+
+    fn pad(&self, depth: usize) -> String {
+        " ".repeat(depth * self.indent)
+    }
+
+    fn fields(&mut self, map: &Map<String, Value>, depth: usize) {
+        let pad = self.pad(depth);
+        for (key, value) in map {
+            self.field(key, value, depth, &pad);
+        }
+    }
+
+    /// One object field standing at `depth`; `lead` is what precedes the key on
+    /// its line (the indentation, or a list item's `- `).
+    fn field(&mut self, key: &str, value: &Value, depth: usize, lead: &str) {
+        let key = encode_key(key);
+        match value {
+            Value::Array(items) if items.is_empty() => self.line(lead, &format!("{key}: []")),
+            Value::Array(items) => self.array(Some(&key), items, depth, lead, false),
+            Value::Object(map) if map.is_empty() => self.line(lead, &format!("{key}:")),
+            Value::Object(map) => match uniform_fields(map.values()) {
+                Some(fields) if map.len() >= 2 => self.keyed(Some(&key), map, &fields, depth, lead),
+                _ => {
+                    self.line(lead, &format!("{key}:"));
+                    self.fields(map, depth + 1);
+                }
+            },
+            primitive => {
+                let text = self.primitive(primitive);
+                self.line(lead, &format!("{key}: {text}"));
+            }
+        }
+    }
+
+    /// A non-empty array under `key` (or keyless at the root or in a list item).
+    fn array(
+        &mut self,
+        key: Option<&str>,
+        items: &[Value],
+        depth: usize,
+        lead: &str,
+        may_tabulate: bool,
+    ) {
+        let head = format!("{}[{}{}]", key.unwrap_or(""), items.len(), self.symbol);
+        if items.iter().all(is_primitive) {
+            let cells: Vec<String> = items.iter().map(|v| self.primitive(v)).collect();
+            let sep = self.delim.to_string();
+            return self.line(lead, &format!("{head}: {}", cells.join(&sep)));
+        }
+        // A keyless table is valid only at the root: in a list item the list form is required (§9.4).
+        if may_tabulate || key.is_some() {
+            if let Some(columns) = uniform_fields(items) {
+                self.line(lead, &format!("{head}{}:", self.field_list(&columns)));
+                let pad = self.pad(depth + 1);
+                for item in items {
+                    let row = self.row(item, &columns);
+                    self.line(&pad, &row);
+                }
+                return;
+            }
+        }
+        self.line(lead, &format!("{head}:"));
+        for item in items {
+            self.list_item(item, depth + 1);
+        }
+    }
+
+    /// An object in keyed tabular form (§9.5).
+    fn keyed(
+        &mut self,
+        key: Option<&str>,
+        map: &Map<String, Value>,
+        columns: &[Column<'_>],
+        depth: usize,
+        lead: &str,
+    ) {
+        let head = format!(
+            "{}[{}:{}]{}:",
+            key.unwrap_or(""),
+            map.len(),
+            self.symbol,
+            self.field_list(columns)
+        );
+        self.line(lead, &head);
+        let pad = self.pad(depth + 1);
+        for (entry, value) in map {
+            let row = self.row(value, columns);
+            self.line(&pad, &format!("{}: {row}", encode_key(entry)));
+        }
+    }
+
+    /// One list item whose hyphen stands at `depth` (§9.4, §10).
+    fn list_item(&mut self, item: &Value, depth: usize) {
+        let lead = format!("{}- ", self.pad(depth));
+        match item {
+            Value::Array(inner) if inner.is_empty() => {
+                self.line(&lead, &format!("[0{}]:", self.symbol))
+            }
+            Value::Array(inner) => self.array(None, inner, depth, &lead, false),
+            Value::Object(map) if map.is_empty() => self.line(&self.pad(depth), "-"),
+            Value::Object(map) => {
+                // The first field rides on the hyphen line and stands one level deeper.
+                let mut entries = map.iter();
+                if let Some((key, value)) = entries.next() {
+                    self.field(key, value, depth + 1, &lead);
+                }
+                let pad = self.pad(depth + 1);
+                for (key, value) in entries {
+                    self.field(key, value, depth + 1, &pad);
+                }
+            }
+            primitive => {
+                let text = self.primitive(primitive);
+                self.line(&lead, &text);
+            }
+        }
+    }
+
+    fn field_list(&self, columns: &[Column<'_>]) -> String {
+        let names: Vec<String> = columns
+            .iter()
+            .map(|c| match &c.children {
+                Some(sub) => format!("{}{}", encode_key(c.name), self.field_list(sub)),
+                None => encode_key(c.name),
+            })
+            .collect();
+        format!("{{{}}}", names.join(&self.delim.to_string()))
+    }
+
+    fn row(&self, value: &Value, columns: &[Column<'_>]) -> String {
+        let mut cells = Vec::new();
+        self.cells(value, columns, &mut cells);
+        cells.join(&self.delim.to_string())
+    }
+
+    fn cells(&self, value: &Value, columns: &[Column<'_>], out: &mut Vec<String>) {
+        for c in columns {
+            let v = &value[c.name];
+            match &c.children {
+                Some(sub) => self.cells(v, sub, out),
+                None => out.push(self.primitive(v)),
+            }
+        }
+    }
+
+    fn primitive(&self, value: &Value) -> String {
+        match value {
+            Value::Null => "null".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => format_number(n),
+            Value::String(s) if needs_quotes(s, self.delim) => quote(s),
+            Value::String(s) => s.clone(),
+            // Only primitives reach here; the form rules route arrays and objects elsewhere.
+            Value::Array(_) | Value::Object(_) => "null".into(),
+        }
+    }
+}
+
+fn is_primitive(v: &Value) -> bool {
+    !matches!(v, Value::Array(_) | Value::Object(_))
+}
+
+/// The columns shared by a set of values, if they are all non-empty objects with the
+/// same keys and every column is all primitives or itself uniform (§9.3's detection).
+fn uniform_fields<'v>(values: impl IntoIterator<Item = &'v Value>) -> Option<Vec<Column<'v>>> {
+    let objects: Vec<&Map<String, Value>> = values
+        .into_iter()
+        .map(Value::as_object)
+        .collect::<Option<_>>()?;
+    uniform_columns(&objects)
+}
+
+fn uniform_columns<'v>(objects: &[&'v Map<String, Value>]) -> Option<Vec<Column<'v>>> {
+    let first = *objects.first()?;
+    if first.is_empty() {
+        return None;
+    }
+    if !objects
+        .iter()
+        .all(|o| o.len() == first.len() && first.keys().all(|k| o.contains_key(k)))
+    {
+        return None;
+    }
+    first
+        .keys()
+        .map(|key| {
+            let column: Vec<&Value> = objects.iter().map(|o| &o[key.as_str()]).collect();
+            if column.iter().all(|v| is_primitive(v)) {
+                Some(Column {
+                    name: key,
+                    children: None,
+                })
+            } else {
+                uniform_fields(column).map(|sub| Column {
+                    name: key,
+                    children: Some(sub),
+                })
+            }
+        })
+        .collect()
+}
+
+/// Canonical decimal within `1e-6 <= |n| < 1e21`, exponent form outside it (§2).
+fn format_number(n: &Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        return n.to_string();
+    }
+    let f = n.as_f64().unwrap_or(0.0);
+    if !f.is_finite() {
+        return "null".into();
+    }
+    if f == 0.0 {
+        return "0".into();
+    }
+    if (1e-6..1e21).contains(&f.abs()) {
+        // Rust's `Display` for f64 is the shortest text that reads back to the
+        // same value, and never uses an exponent.
+        return format!("{f}");
+    }
+    let s = format!("{f:e}");
+    match s.split_once('e') {
+        Some((mantissa, exp)) if !exp.starts_with('-') => format!("{mantissa}e+{exp}"),
+        _ => s,
+    }
+}
+
+/// §7.2: when a string value must be quoted.
+pub(crate) fn needs_quotes(s: &str, delim: char) -> bool {
+    s.is_empty()
+        || s.starts_with([' ', '\t'])
+        || s.ends_with([' ', '\t'])
+        || matches!(s, "true" | "false" | "null")
+        || number_shape(s, true).is_some()
+        || s.starts_with(['-', '#'])
+        || s.chars().any(|c| {
+            matches!(c, ':' | '"' | '\\' | '[' | ']' | '{' | '}') || (c as u32) < 0x20 || c == delim
+        })
+}
+
+/// §7.3: keys matching `^[A-Za-z_][A-Za-z0-9_.]*$` go bare, all others quoted.
+pub(crate) fn encode_key(key: &str) -> String {
+    let mut chars = key.chars();
+    let bare = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    if bare {
+        key.to_owned()
+    } else {
+        quote(key)
+    }
+}
+
+/// Quotes and escapes a string per §7.1.
+pub(crate) fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_canonical() {
+        let f = |x: f64| format_number(&Number::from_f64(x).unwrap());
+        assert_eq!(f(1.5), "1.5");
+        assert_eq!(f(-0.0), "0");
+        assert_eq!(f(1e-6), "0.000001");
+        assert_eq!(f(1e20), "100000000000000000000");
+        assert_eq!(f(1e21), "1e+21");
+        assert_eq!(f(1.5e-7), "1.5e-7");
+        assert_eq!(f(0.1 + 0.2), "0.30000000000000004");
+    }
+
+    #[test]
+    fn quoting() {
+        for s in [
+            "", " a", "true", "42", "+1", "05", "1e-6", "a:b", "-x", "#x", "a,b", "[x]",
+        ] {
+            assert!(needs_quotes(s, ','), "{s:?}");
+        }
+        for s in ["hello world", "a|b", "café", "1.2.3", "x-y"] {
+            assert!(!needs_quotes(s, ','), "{s:?}");
+        }
+        assert!(needs_quotes("a|b", '|'));
+        assert_eq!(quote("a\u{1}\"\\"), "\"a\\u0001\\\"\\\\\"");
+        assert_eq!(encode_key("my-key"), "\"my-key\"");
+        assert_eq!(encode_key("a.b_c1"), "a.b_c1");
+    }
+}

@@ -146,7 +146,11 @@ impl fmt::Display for DecodeError {
         if self.line == 0 {
             return f.write_str(&self.message);
         }
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)?;
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )?;
         if !self.source_line.is_empty() {
             write!(f, "\n  {} | {}", self.line, self.source_line.trim_end())?;
         }

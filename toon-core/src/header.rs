@@ -48,7 +48,11 @@ pub(crate) enum HeaderParse<'a> {
     Malformed(LexError),
 }
 
-fn malformed(kind: DecodeErrorKind, offset: usize, message: impl Into<String>) -> HeaderParse<'static> {
+fn malformed(
+    kind: DecodeErrorKind,
+    offset: usize,
+    message: impl Into<String>,
+) -> HeaderParse<'static> {
     HeaderParse::Malformed(LexError {
         kind,
         offset,
@@ -104,7 +108,9 @@ pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
     }
     let digits = &content[len_start..i];
     if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
-        let end = content[bracket..].find(']').map_or(content.len(), |e| bracket + e + 1);
+        let end = content[bracket..]
+            .find(']')
+            .map_or(content.len(), |e| bracket + e + 1);
         return malformed(
             DecodeErrorKind::InvalidHeader,
             bracket,
@@ -233,7 +239,7 @@ fn parse_field_list(
             (n, i + used)
         } else {
             let end = s[i..]
-                .find(|c: char| matches!(c, '{' | '}' | ',' | '|' | '\t'))
+                .find(['{', '}', ',', '|', '\t'])
                 .map_or(s.len(), |e| i + e);
             if let Some(c) = s[end..].chars().next() {
                 if matches!(c, ',' | '|' | '\t') && c != delim {
@@ -263,10 +269,11 @@ fn parse_field_list(
         }
         let mut children = None;
         if b.get(i) == Some(&b'{') {
-            let (sub, used, dup) = parse_field_list(&s[i..], delim, depth_left - 1).map_err(|mut e| {
-                e.offset += i;
-                e
-            })?;
+            let (sub, used, dup) =
+                parse_field_list(&s[i..], delim, depth_left - 1).map_err(|mut e| {
+                    e.offset += i;
+                    e
+                })?;
             duplicate = duplicate.or(dup);
             children = Some(sub);
             i += used;
@@ -340,10 +347,25 @@ mod tests {
 
     #[test]
     fn tells_headers_from_other_lines() {
-        assert!(matches!(parse_header("note: see [1]", 8), HeaderParse::NotHeader));
+        assert!(matches!(
+            parse_header("note: see [1]", 8),
+            HeaderParse::NotHeader
+        ));
         assert!(matches!(parse_header("plain", 8), HeaderParse::NotHeader));
-        for bad in ["a[03]: x", "a[]: x", "a [2]: x", "a[2]x: y", "a[2:]: x", "a[2|]{x,y}:", "a[2]{}:", "a[2]"] {
-            assert!(matches!(parse_header(bad, 8), HeaderParse::Malformed(_)), "{bad}");
+        for bad in [
+            "a[03]: x",
+            "a[]: x",
+            "a [2]: x",
+            "a[2]x: y",
+            "a[2:]: x",
+            "a[2|]{x,y}:",
+            "a[2]{}:",
+            "a[2]",
+        ] {
+            assert!(
+                matches!(parse_header(bad, 8), HeaderParse::Malformed(_)),
+                "{bad}"
+            );
         }
     }
 

@@ -47,7 +47,7 @@ pub struct DecodeOptions {
     /// declared lengths and row widths are not checked, indentation depth is
     /// `floor(spaces / indent_size)`, duplicate keys resolve last-write-wins.
     pub strict: bool,
-    /// The deepest nesting the decoder accepts (default 256). Deeper
+    /// The deepest nesting the decoder accepts (default 128, as serde_json). Deeper
     /// documents are refused with [`DecodeErrorKind::DepthLimit`](crate::DecodeErrorKind::DepthLimit)
     /// instead of exhausting the stack.
     pub max_depth: usize,
@@ -58,7 +58,7 @@ impl Default for DecodeOptions {
         DecodeOptions {
             indent_size: 2,
             strict: true,
-            max_depth: 256,
+            max_depth: 128,
         }
     }
 }
