@@ -27,24 +27,39 @@ use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 /// # Errors
 /// A [`DecodeError`] with the line, column and kind of the first problem found.
 pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError> {
-    decode_lenient(input, options, false).map(|(v, _)| v)
+    decode_lenient(input, options, Leniency::default()).map(|(v, _)| v)
 }
 
-/// A declared length that was not checked because the caller asked for counts to be forgiven.
+/// The strict-mode failures the reply decoder may forgive; each forgiven one
+/// becomes a [`Note`]. All `false` is the specification's decoder.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Leniency {
+    /// A declared `[N]` that disagrees with the values present.
+    pub counts: bool,
+    /// Blank lines between rows or items.
+    pub blank_lines: bool,
+    /// Rows of the wrong width or with an unreadable cell, except on the last line
+    /// of the document (where they mean the reply was cut off).
+    pub malformed_rows: bool,
+    /// `key: value` lines under an array header instead of rows or `- ` items.
+    pub record_blocks: bool,
+}
+
+/// Something a lenient decode forgave, by the line it happened on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CountFix {
-    pub line: usize,
-    pub declared: usize,
-    pub actual: usize,
+pub(crate) enum Note {
+    Count { line: usize, declared: usize, actual: usize },
+    BlankLine { line: usize },
+    DroppedRow { line: usize, reason: String },
+    RecordBlock { line: usize, records: usize },
 }
 
-/// [`decode`] with one relaxation used by the reply decoder: with `forgive_counts`,
-/// a declared `[N]` that disagrees with the values present is recorded, not refused.
+/// [`decode`] with the given relaxations, returning what was forgiven.
 pub(crate) fn decode_lenient(
     input: &str,
     options: &DecodeOptions,
-    forgive_counts: bool,
-) -> Result<(Value, Vec<CountFix>), DecodeError> {
+    leniency: Leniency,
+) -> Result<(Value, Vec<Note>), DecodeError> {
     let lines = split_lines(
         input,
         options.indent_size,
@@ -55,25 +70,25 @@ pub(crate) fn decode_lenient(
         lines,
         pos: 0,
         strict: options.strict,
-        forgive_counts,
+        leniency,
         max_depth: options.max_depth,
         span: 0,
-        count_fixes: Vec::new(),
+        notes: Vec::new(),
     };
     let value = p.document()?;
-    Ok((value, p.count_fixes))
+    Ok((value, p.notes))
 }
 
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
     pos: usize,
     strict: bool,
-    forgive_counts: bool,
+    leniency: Leniency,
     max_depth: usize,
     /// Greater than zero while inside an array's rows or items (a "header span",
     /// §12), where blank lines are strict-mode errors.
     span: usize,
-    count_fixes: Vec<CountFix>,
+    notes: Vec<Note>,
 }
 
 type Result<T, E = DecodeError> = std::result::Result<T, E>;
@@ -105,6 +120,11 @@ impl<'a> Parser<'a> {
     fn claim(&mut self, line: &Line<'_>, in_span: bool) -> Result<()> {
         if self.strict && in_span {
             if let Some(blank) = line.blank_before {
+                if self.leniency.blank_lines {
+                    self.notes.push(Note::BlankLine { line: blank });
+                    self.pos += 1;
+                    return Ok(());
+                }
                 return Err(DecodeError::new(
                     DecodeErrorKind::BlankLineInArray,
                     blank,
@@ -337,8 +357,8 @@ impl<'a> Parser<'a> {
         if h.length == actual || !self.strict {
             return Ok(());
         }
-        if self.forgive_counts {
-            self.count_fixes.push(CountFix {
+        if self.leniency.counts {
+            self.notes.push(Note::Count {
                 line: line.number,
                 declared: h.length,
                 actual,
@@ -391,12 +411,24 @@ impl<'a> Parser<'a> {
                 (Some(_), None) => false,
             };
             if !is_row {
+                if rows.is_empty() && self.leniency.record_blocks {
+                    rows = self.record_block(depth + 1, Some(fields))?;
+                }
                 break;
             }
             self.claim(&row, !rows.is_empty() || saved_span > 0)?;
             self.span = saved_span + 1;
             let cells = split_unquoted(row.content, h.delim);
-            rows.push(Value::Object(self.row_object(&row, &cells, fields, width)?));
+            match self.row_object(&row, &cells, fields, width) {
+                Ok(obj) => rows.push(Value::Object(obj)),
+                Err(e) if self.leniency.malformed_rows && self.pos < self.lines.len() => {
+                    self.notes.push(Note::DroppedRow {
+                        line: row.number,
+                        reason: e.message().to_owned(),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
         }
         self.span = saved_span;
         self.check_count(line, h, rows.len(), "rows")?;
@@ -526,6 +558,9 @@ impl<'a> Parser<'a> {
             } else if let Some(r) = item.content.strip_prefix("- ") {
                 Some(trim_spaces(r))
             } else {
+                if items.is_empty() && self.leniency.record_blocks {
+                    items = self.record_block(depth + 1, None)?;
+                }
                 break;
             };
             self.claim(&item, !items.is_empty() || saved_span > 0)?;
@@ -539,6 +574,48 @@ impl<'a> Parser<'a> {
         self.span = saved_span;
         self.check_count(line, h, items.len(), "items")?;
         Ok(Value::Array(items))
+    }
+
+    /// `key: value` lines at `depth` read as records, a new record starting
+    /// where a key repeats or after a blank line (the reply decoder's repair for
+    /// objects written as key/value blocks under an array header). Keys follow
+    /// the header's field order where there is one.
+    fn record_block(&mut self, depth: usize, fields: Option<&[Field]>) -> Result<Vec<Value>> {
+        let first_line = self.peek().map_or(0, |l| l.number);
+        let mut records = Vec::new();
+        let mut current = Map::new();
+        while let Some(line) = self.peek() {
+            if line.depth != depth {
+                break;
+            }
+            let Some(colon) = find_unquoted(line.content, |c| c == ':') else {
+                break;
+            };
+            let rest = trim_spaces(&line.content[colon + 1..]);
+            if rest.is_empty() || !matches!(parse_header(line.content, 1), HeaderParse::NotHeader) {
+                break; // nested values are not records of primitives
+            }
+            let key = self.key(&line, trim_spaces(&line.content[..colon]))?;
+            if current.contains_key(&key) || (line.blank_before.is_some() && !current.is_empty()) {
+                records.push(std::mem::take(&mut current));
+            }
+            let value = parse_value_token(rest).map_err(|e| self.lex_error(&line, rest, e))?;
+            current.insert(key, value);
+            self.pos += 1;
+        }
+        if !current.is_empty() {
+            records.push(current);
+        }
+        if !records.is_empty() {
+            self.notes.push(Note::RecordBlock {
+                line: first_line,
+                records: records.len(),
+            });
+        }
+        Ok(records
+            .into_iter()
+            .map(|r| Value::Object(in_field_order(r, fields)))
+            .collect())
     }
 
     /// One list item's value; the hyphen stands at `depth`.
@@ -575,4 +652,19 @@ impl<'a> Parser<'a> {
         self.object_fields(depth + 1, &mut map)?;
         Ok(Value::Object(map))
     }
+}
+
+/// Reorders a record's keys to a header's field order; keys the header does not name follow.
+fn in_field_order(mut record: Map<String, Value>, fields: Option<&[Field]>) -> Map<String, Value> {
+    let Some(fields) = fields else {
+        return record;
+    };
+    let mut out = Map::new();
+    for f in fields {
+        if let Some(v) = record.remove(&f.name) {
+            out.insert(f.name.clone(), v);
+        }
+    }
+    out.extend(record);
+    out
 }

@@ -6,6 +6,10 @@
 //!
 //! - [`decode`] and [`encode`]: the specification's decoder and encoder over
 //!   the JSON data model (`serde_json::Value`, key order preserved).
+//! - [`decode_reply`] and [`decode_reply_with_report`]: the tolerant decoder for
+//!   model replies, which repairs a fixed list of formatting mistakes
+//!   ([`RepairKind`]), reports each repair, and refuses what it cannot read
+//!   without guessing ([`ParseErrorKind`]).
 //!
 //! # Specification version
 //!
@@ -39,9 +43,13 @@ mod header;
 mod lex;
 mod lines;
 mod options;
+mod reply;
 
 pub use decode::decode;
 pub use encode::encode;
 pub use equality::json_model_eq;
 pub use error::{DecodeError, DecodeErrorKind};
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
+pub use reply::{
+    decode_reply, decode_reply_with_report, ParseError, ParseErrorKind, Repair, RepairKind, Reply,
+};

@@ -1,0 +1,138 @@
+//! `ParseError`: why a model's reply could not be read, and where.
+
+use std::fmt;
+
+use crate::DecodeError;
+
+/// What kind of failure a [`ParseError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The reply is empty, or nothing is left once reasoning blocks, fences and
+    /// prose are stripped. A model that said nothing never reads as "found nothing".
+    EmptyCompletion,
+    /// The reply stops mid-document: inside a quoted string, a row, a line, or its
+    /// reasoning block. The usual cause is the token limit (`max_tokens`).
+    Truncated,
+    /// Lines disagree about depth so that no single indentation unit explains
+    /// them; the decoder refuses to guess the structure.
+    AmbiguousNesting,
+    /// The reply is TOON (or JSON) that the repairs cannot make readable.
+    Syntax,
+    /// A field the type requires is missing.
+    MissingField,
+    /// A value has the wrong type for its field (a word where a number belongs,
+    /// an unknown enum value).
+    InvalidValue,
+}
+
+impl ParseErrorKind {
+    /// A short name, for logs and metrics.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ParseErrorKind::EmptyCompletion => "empty completion",
+            ParseErrorKind::Truncated => "truncated",
+            ParseErrorKind::AmbiguousNesting => "ambiguous nesting",
+            ParseErrorKind::Syntax => "syntax",
+            ParseErrorKind::MissingField => "missing field",
+            ParseErrorKind::InvalidValue => "invalid value",
+        }
+    }
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A model reply that could not be read without guessing.
+///
+/// Its `Display` starts with `TOON_PARSE_FAILURE: ` so that it is easy to find
+/// in logs, then says where (line of the completion, or field path) and what to do.
+///
+/// ```
+/// let err = toon_core::decode_reply("   \n").unwrap_err();
+/// assert_eq!(err.kind(), toon_core::ParseErrorKind::EmptyCompletion);
+/// assert_eq!(err.to_string(), "TOON_PARSE_FAILURE: empty model completion");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    kind: ParseErrorKind,
+    line: Option<usize>,
+    path: Option<String>,
+    message: String,
+    source: Option<DecodeError>,
+}
+
+impl ParseError {
+    pub(crate) fn new(kind: ParseErrorKind, line: Option<usize>, message: impl Into<String>) -> Self {
+        ParseError {
+            kind,
+            line,
+            path: None,
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    pub(crate) fn empty() -> Self {
+        ParseError::new(ParseErrorKind::EmptyCompletion, None, "empty model completion")
+    }
+
+    pub(crate) fn at_path(kind: ParseErrorKind, path: impl Into<String>, message: impl Into<String>) -> Self {
+        ParseError {
+            path: Some(path.into()),
+            ..ParseError::new(kind, None, message)
+        }
+    }
+
+    pub(crate) fn with_source(mut self, source: DecodeError) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ParseErrorKind {
+        self.kind
+    }
+
+    /// The 1-based line of the completion where the problem is, when it has one.
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+
+    /// The path of the field the problem is in (`violations[1].severity`), for typed decoding.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// The message, without the `TOON_PARSE_FAILURE: ` prefix or the location.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The spec decoder's error behind a syntax failure, if there is one.
+    pub fn decode_error(&self) -> Option<&DecodeError> {
+        self.source.as_ref()
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TOON_PARSE_FAILURE: ")?;
+        match (&self.line, &self.path) {
+            (Some(line), Some(path)) => write!(f, "line {line}, at `{path}`: ")?,
+            (Some(line), None) => write!(f, "line {line}: ")?,
+            (None, Some(path)) => write!(f, "at `{path}`: ")?,
+            (None, None) => {}
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}

@@ -1,0 +1,156 @@
+//! Repairs to the layout of the text: shifted or non-two-space indentation, and
+//! headers missing their colon.
+
+use super::{Repair, RepairKind};
+use crate::header::{parse_header, HeaderParse};
+use crate::DecodeErrorKind;
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+fn significant(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Removes a constant shift from every line and finds the indentation unit;
+/// returns the indent size to decode with.
+///
+/// The unit is the greatest common divisor of the indents, so a document
+/// indented by 4 (or 3, or 8) throughout decodes with that unit. Lines that fit
+/// no single unit are left as they are: the decoder then refuses them as
+/// ambiguous nesting rather than guess.
+pub(crate) fn relevel(lines: &mut [String], repairs: &mut Vec<Repair>) -> usize {
+    let indents = lines.iter().filter(|l| significant(l)).map(|l| indent_of(l));
+    let Some(shift) = indents.clone().min() else {
+        return 2;
+    };
+    if shift > 0 {
+        let first = lines.iter().position(|l| significant(l)).unwrap_or(0);
+        for line in lines.iter_mut().filter(|l| significant(l)) {
+            line.drain(..shift);
+        }
+        repairs.push(Repair::new(
+            RepairKind::Reindented,
+            first + 1,
+            format!("whole document shifted right by {shift} space(s)"),
+        ));
+    }
+    let unit = indents_after(lines).fold(0, gcd);
+    if unit <= 2 {
+        return 2;
+    }
+    let first = lines
+        .iter()
+        .position(|l| significant(l) && indent_of(l) > 0)
+        .unwrap_or(0);
+    repairs.push(Repair::new(
+        RepairKind::Reindented,
+        first + 1,
+        format!("indentation unit of {unit} spaces read as one level"),
+    ));
+    unit
+}
+
+fn indents_after(lines: &[String]) -> impl Iterator<Item = usize> + '_ {
+    lines.iter().filter(|l| significant(l)).map(|l| indent_of(l))
+}
+
+/// Re-levels every line to two spaces a level, reading its depth from the lines
+/// around it: deeper than the line before is one level deeper, and a line that
+/// steps back must land on the indentation of an enclosing line. This reads
+/// replies whose units vary (a list item's fields aligned under its first
+/// field, say). Returns the first line it moved, or the line whose dedent
+/// matches no enclosing level.
+pub(crate) fn relevel_by_context(lines: &mut [String]) -> Result<usize, usize> {
+    let mut stack: Vec<usize> = Vec::new();
+    let mut first_moved = None;
+    for (i, line) in lines.iter_mut().enumerate() {
+        if !significant(line) {
+            continue;
+        }
+        let indent = indent_of(line);
+        let mut popped = false;
+        while stack.last().is_some_and(|&top| top > indent) {
+            stack.pop();
+            popped = true;
+        }
+        match stack.last() {
+            Some(&top) if top == indent => {}
+            Some(_) if popped => return Err(i + 1),
+            None if popped => return Err(i + 1),
+            _ => stack.push(indent),
+        }
+        let depth = stack.len() - 1;
+        if depth * 2 != indent {
+            first_moved.get_or_insert(i + 1);
+            *line = format!("{}{}", "  ".repeat(depth), &line[indent..]);
+        }
+    }
+    Ok(first_moved.unwrap_or(1))
+}
+
+/// `violations[2]{a,b}` at the top level → `violations[2]{a,b}:`.
+pub(crate) fn add_header_colons(lines: &mut [String], repairs: &mut Vec<Repair>) {
+    for (i, line) in lines.iter_mut().enumerate() {
+        if !significant(line) || indent_of(line) > 0 {
+            continue;
+        }
+        let content = line.trim_end_matches(' ');
+        if let HeaderParse::Malformed(e) = parse_header(content, 64) {
+            if e.kind == DecodeErrorKind::MissingColon && e.offset == content.len() {
+                let fixed = format!("{content}:");
+                if matches!(parse_header(&fixed, 64), HeaderParse::Header(_)) {
+                    repairs.push(Repair::new(
+                        RepairKind::AddedColon,
+                        i + 1,
+                        format!("`{}` had no colon", crate::lex::clip(content)),
+                    ));
+                    *line = fixed;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        s.split('\n').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn shift_and_unit() {
+        let mut r = Vec::new();
+        let mut l = lines("    a:\n        b: 1\n    c: 2");
+        assert_eq!(relevel(&mut l, &mut r), 4);
+        assert_eq!(l, lines("a:\n    b: 1\nc: 2"));
+        assert_eq!(r.len(), 2);
+
+        let mut r = Vec::new();
+        let mut l = lines("a:\n  b:\n    c: 1");
+        assert_eq!(relevel(&mut l, &mut r), 2);
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn colons() {
+        let mut r = Vec::new();
+        let mut l = lines("v[2]{a,b}\n  1,2\ntags[1] x");
+        add_header_colons(&mut l, &mut r);
+        assert_eq!(l[0], "v[2]{a,b}:");
+        assert_eq!(l[2], "tags[1] x");
+        assert_eq!(r.len(), 1);
+    }
+}

@@ -1,0 +1,221 @@
+//! The tolerant reply decoder: a model's completion to a JSON value, repairing a
+//! fixed set of formatting mistakes and refusing what cannot be read without guessing.
+
+mod error;
+mod json;
+mod layout;
+mod report;
+mod strip;
+
+use serde_json::Value;
+
+pub use error::{ParseError, ParseErrorKind};
+pub use report::{Repair, RepairKind, Reply};
+
+use crate::decode::{decode_lenient, Leniency, Note};
+use crate::{decode, DecodeError, DecodeErrorKind, DecodeOptions};
+
+/// Decodes a model's reply into a JSON value, repairing what small models get wrong.
+///
+/// A reply that is already a valid TOON document decodes exactly as
+/// [`decode`](crate::decode) would, with no repair. Otherwise the reply
+/// decoder strips what surrounds the document, repairs the mistakes listed on
+/// [`RepairKind`], and reads a JSON reply as JSON. It never changes a value:
+/// cell texts, numbers and keys survive byte for byte.
+///
+/// ```
+/// use serde_json::json;
+/// let reply = "Here is the result:\n```toon\nviolations[3]{category,severity}:\n    privacy,HIGH\n    safety,LOW\n```";
+/// let value = toon_core::decode_reply(reply).unwrap();
+/// assert_eq!(value, json!({"violations": [
+///     {"category": "privacy", "severity": "HIGH"},
+///     {"category": "safety", "severity": "LOW"},
+/// ]}));
+/// ```
+///
+/// # Errors
+/// A [`ParseError`] whose [`kind`](ParseError::kind) says why: an empty reply
+/// ([`EmptyCompletion`](ParseErrorKind::EmptyCompletion)), one cut off by the
+/// token limit ([`Truncated`](ParseErrorKind::Truncated)), indentation that
+/// admits more than one structure ([`AmbiguousNesting`](ParseErrorKind::AmbiguousNesting)),
+/// or anything else the repairs cannot mend ([`Syntax`](ParseErrorKind::Syntax)).
+pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
+    decode_reply_with_report(completion).map(|r| r.value)
+}
+
+/// [`decode_reply`], also returning every repair applied and the line it was on.
+///
+/// ```
+/// use toon_core::RepairKind;
+/// let reply = toon_core::decode_reply_with_report("tags[5]: a,b,c").unwrap();
+/// assert_eq!(reply.value["tags"].as_array().unwrap().len(), 3);
+/// assert_eq!(reply.repairs[0].kind, RepairKind::CorrectedLength);
+/// assert_eq!(reply.repairs[0].line, 1);
+/// ```
+///
+/// # Errors
+/// As [`decode_reply`].
+pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseError> {
+    if completion.lines().all(|l| l.trim().is_empty() || l.trim_start_matches(' ').starts_with('#')) {
+        // Blank, or only comment lines: the model said nothing (the spec decoder
+        // would read `{}`, which is "found nothing").
+        return Err(ParseError::empty());
+    }
+    // Repairs apply only where the text would otherwise fail. A reply wrapped in
+    // reasoning, fences or prose is never a document as it stands, even when it
+    // happens to parse (reasoning as a lone string, a preamble as a key).
+    if !strip::needs_stripping(completion) {
+        if let Ok(value) = decode(completion, &DecodeOptions::default()) {
+            return Ok(Reply { value, repairs: Vec::new() });
+        }
+    }
+    let mut repairs = Vec::new();
+    let lines = strip::strip(completion, &mut repairs)?;
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        return Err(ParseError::empty());
+    }
+    let value = if json::looks_like_json(&lines) {
+        json::decode_json(&lines, &mut repairs)?
+    } else {
+        decode_repaired(lines, &mut repairs)?
+    };
+    repairs.sort_by_key(|r| r.line);
+    Ok(Reply { value, repairs })
+}
+
+/// The TOON repairs that need the text, then a lenient decode for the rest.
+fn decode_repaired(mut lines: Vec<String>, repairs: &mut Vec<Repair>) -> Result<Value, ParseError> {
+    let original = lines.clone();
+    let indent_size = layout::relevel(&mut lines, repairs);
+    layout::add_header_colons(&mut lines, repairs);
+    let text = lines.join("\n");
+    let options = DecodeOptions {
+        indent_size,
+        ..DecodeOptions::default()
+    };
+    let leniency = Leniency {
+        counts: true,
+        blank_lines: true,
+        malformed_rows: true,
+        record_blocks: true,
+    };
+    let first_try = decode_lenient(&text, &options, leniency);
+    let outcome = match first_try {
+        Err(e) if is_indentation(&e) => {
+            // No single unit explains the indentation; read each line's depth from
+            // the lines around it instead, or refuse where a dedent matches no level.
+            let mut relevelled = original;
+            match layout::relevel_by_context(&mut relevelled) {
+                Err(line) => return Err(ambiguous(line, "a line steps back to an indentation no enclosing line has")),
+                Ok(moved) => {
+                    layout::add_header_colons(&mut relevelled, &mut Vec::new());
+                    let text = relevelled.join("\n");
+                    let outcome = decode_lenient(&text, &DecodeOptions::default(), leniency);
+                    if outcome.is_ok() {
+                        repairs.retain(|r| r.kind != RepairKind::Reindented);
+                        repairs.push(Repair::new(
+                            RepairKind::Reindented,
+                            moved,
+                            "indentation read level by level from the lines around it",
+                        ));
+                    }
+                    outcome.map_err(|e| (e, relevelled))
+                }
+            }
+        }
+        other => other.map_err(|e| (e, lines)),
+    };
+    match outcome {
+        Ok((value, notes)) => {
+            repairs.extend(notes.into_iter().map(note_to_repair));
+            Ok(value)
+        }
+        Err((e, lines)) => Err(classify(e, &lines)),
+    }
+}
+
+fn is_indentation(e: &DecodeError) -> bool {
+    matches!(e.kind(), DecodeErrorKind::Indentation | DecodeErrorKind::UnexpectedIndent)
+}
+
+fn ambiguous(line: usize, detail: &str) -> ParseError {
+    ParseError::new(
+        ParseErrorKind::AmbiguousNesting,
+        Some(line),
+        format!(
+            "lines disagree about depth, so the structure cannot be read without guessing ({detail}); indent each level by the same number of spaces"
+        ),
+    )
+}
+
+fn note_to_repair(note: Note) -> Repair {
+    match note {
+        Note::Count { line, declared, actual } => Repair::new(
+            RepairKind::CorrectedLength,
+            line,
+            format!("declared [{declared}], found {actual}"),
+        ),
+        Note::BlankLine { line } => Repair::new(RepairKind::DroppedBlankLine, line, "blank line between rows"),
+        Note::DroppedRow { line, reason } => Repair::new(RepairKind::DroppedRow, line, reason),
+        Note::RecordBlock { line, records } => Repair::new(
+            RepairKind::RecordsToTable,
+            line,
+            format!("{records} record(s) written as key/value blocks"),
+        ),
+    }
+}
+
+/// Turns the spec decoder's error into the reply decoder's: a problem on the
+/// last line of a reply means it was cut off; an indentation problem left after
+/// re-levelling means the nesting is ambiguous.
+fn classify(e: DecodeError, lines: &[String]) -> ParseError {
+    use DecodeErrorKind as K;
+    let last = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(0, |i| i + 1);
+    let on_last_line = e.line() == last;
+    let kind = match e.kind() {
+        K::UnterminatedString => ParseErrorKind::Truncated,
+        K::InvalidEscape | K::MissingColon | K::InvalidHeader | K::WidthMismatch if on_last_line => {
+            ParseErrorKind::Truncated
+        }
+        K::Indentation | K::UnexpectedIndent => {
+            return ambiguous(e.line(), e.message()).with_source(e);
+        }
+        _ => ParseErrorKind::Syntax,
+    };
+    let message = match kind {
+        ParseErrorKind::Truncated => truncation_message(lines, e.line(), e.message()),
+        _ => format!("{} (column {})", e.message(), e.column()),
+    };
+    ParseError::new(kind, Some(e.line()), message).with_source(e)
+}
+
+/// The message for a reply cut off mid-document, naming a repetition loop when
+/// the lines before the cut repeat one another.
+pub(crate) fn truncation_message(lines: &[String], line: usize, detail: &str) -> String {
+    let mut msg = format!(
+        "the reply stops mid-document ({detail}); it was probably cut off by the token limit: raise max_tokens or ask for fewer items"
+    );
+    if let Some(repeated) = repetition(lines, line) {
+        msg.push_str(&format!(
+            ". The last lines repeat one another (`{}`): the model was looping until it ran out of tokens; bound the list in the prompt, lower the temperature or add a repetition penalty",
+            crate::lex::clip(repeated.trim())
+        ));
+    }
+    msg
+}
+
+/// A line repeated among the last complete lines before `cut`, if the tail is a loop.
+fn repetition(lines: &[String], cut: usize) -> Option<&str> {
+    let complete: Vec<&str> = lines[..cut.saturating_sub(1).min(lines.len())]
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let tail = &complete[complete.len().saturating_sub(9)..];
+    if tail.len() < 3 {
+        return None;
+    }
+    tail.iter()
+        .find(|l| tail.iter().filter(|m| m == l).count() >= 3)
+        .copied()
+}

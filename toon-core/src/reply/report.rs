@@ -1,0 +1,113 @@
+//! The report of repairs: what the tolerant decoders changed, and on which line.
+
+use std::fmt;
+
+/// A kind of formatting mistake the reply decoders repair.
+///
+/// The list is fixed and documented: every repair keeps the model's data as
+/// written (cell texts, numbers and keys survive byte for byte); only the
+/// formatting around it is mended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RepairKind {
+    /// Prose before the document, or after a fenced block or a JSON value, was dropped.
+    StrippedProse,
+    /// A markdown fence (```` ```toon ````, ```` ```json ````, ```` ``` ````) was dropped.
+    StrippedFence,
+    /// A reasoning block (`<think>…</think>`) was dropped.
+    StrippedReasoning,
+    /// A `<tool_call>` or `</tool_call>` wrapper was dropped.
+    StrippedToolCall,
+    /// A declared `[N]` that disagreed with the values present was corrected.
+    CorrectedLength,
+    /// A header written without its colon got it back.
+    AddedColon,
+    /// Shifted, or four-space (or other uniform) indentation was re-levelled.
+    Reindented,
+    /// A blank line between rows or list items was dropped.
+    DroppedBlankLine,
+    /// A malformed row inside a table was dropped (its line is in the report).
+    DroppedRow,
+    /// Objects written as `key: value` blocks under an array header were read as table rows.
+    RecordsToTable,
+    /// The reply was JSON, not TOON, and was read as JSON.
+    ReadJson,
+    /// Extra cells from an unquoted delimiter in the last text column were joined back.
+    RejoinedCells,
+    /// A number or boolean the model quoted was read as the number or boolean.
+    UnquotedScalar,
+    /// An enum value in the wrong letter case was matched to its variant.
+    EnumCase,
+    /// A header without `[N]` or without its field list was completed from the type.
+    CompletedHeader,
+    /// A key the type does not have was ignored.
+    IgnoredKey,
+}
+
+impl RepairKind {
+    /// A short snake_case name, stable for dashboards.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RepairKind::StrippedProse => "stripped_prose",
+            RepairKind::StrippedFence => "stripped_fence",
+            RepairKind::StrippedReasoning => "stripped_reasoning",
+            RepairKind::StrippedToolCall => "stripped_tool_call",
+            RepairKind::CorrectedLength => "corrected_length",
+            RepairKind::AddedColon => "added_colon",
+            RepairKind::Reindented => "reindented",
+            RepairKind::DroppedBlankLine => "dropped_blank_line",
+            RepairKind::DroppedRow => "dropped_row",
+            RepairKind::RecordsToTable => "records_to_table",
+            RepairKind::ReadJson => "read_json",
+            RepairKind::RejoinedCells => "rejoined_cells",
+            RepairKind::UnquotedScalar => "unquoted_scalar",
+            RepairKind::EnumCase => "enum_case",
+            RepairKind::CompletedHeader => "completed_header",
+            RepairKind::IgnoredKey => "ignored_key",
+        }
+    }
+}
+
+impl fmt::Display for RepairKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One repair: what kind, on which line of the completion, and a word on what changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Repair {
+    /// The kind of mistake repaired.
+    pub kind: RepairKind,
+    /// The 1-based line of the completion it was on.
+    pub line: usize,
+    /// What was changed, for a person reading the log.
+    pub detail: String,
+}
+
+impl Repair {
+    pub(crate) fn new(kind: RepairKind, line: usize, detail: impl Into<String>) -> Self {
+        Repair {
+            kind,
+            line,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {} ({})", self.line, self.kind, self.detail)
+    }
+}
+
+/// A decoded reply together with the repairs it needed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Reply<T> {
+    /// The value read from the reply.
+    pub value: T,
+    /// Every repair applied, in the order applied; empty for a reply that was valid as written.
+    pub repairs: Vec<Repair>,
+}

@@ -1,0 +1,241 @@
+//! Stripping what surrounds the document in a model's reply: reasoning blocks,
+//! tool-call wrappers, markdown fences and prose.
+//!
+//! Stripped text is blanked, never removed, so every line keeps its number and
+//! errors and repairs point at the line of the completion.
+
+use super::{ParseError, ParseErrorKind, Repair, RepairKind};
+use crate::header::{parse_header, HeaderParse};
+use crate::lex::{find_unquoted, trim_spaces};
+
+const THINK_OPEN: &str = "<think>";
+const THINK_CLOSE: &str = "</think>";
+const TOOL_TAGS: [&str; 2] = ["<tool_call>", "</tool_call>"];
+
+/// Whether the reply needs stripping before it can be read as it stands, even
+/// when it happens to parse: it opens with reasoning or with a JSON object, its
+/// first line is a sentence, or a line starts with a fence, `</think>` or a
+/// tool-call tag. Markers are recognised only where models put them, so data
+/// that merely contains the same characters is never touched.
+pub(crate) fn needs_stripping(completion: &str) -> bool {
+    let start = completion.trim_start();
+    start.starts_with(THINK_OPEN)
+        || start.starts_with('{')
+        || completion.lines().find(|l| !l.trim().is_empty()).is_some_and(|first| {
+            let next = completion.lines().skip_while(|l| *l != first).skip(1).find(|l| !l.trim().is_empty());
+            is_sentence_label(first, next)
+        })
+        || completion.lines().any(|l| {
+            let t = l.trim_start();
+            t.starts_with(THINK_CLOSE) || t.starts_with("```") || TOOL_TAGS.iter().any(|tag| t.starts_with(tag))
+        })
+}
+
+/// `Here is the analysis:` — a sentence ending in a colon with nothing nested
+/// under it reads as TOON (a key with an empty object) but is prose.
+fn is_sentence_label(line: &str, next: Option<&str>) -> bool {
+    let content = trim_spaces(line);
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let Some(colon) = find_unquoted(content, |c| c == ':') else {
+        return false;
+    };
+    let key = &content[..colon];
+    let nested = next.is_some_and(|n| n.len() - n.trim_start_matches(' ').len() > indent);
+    !key.starts_with('"')
+        && key.contains(' ')
+        && trim_spaces(&content[colon + 1..]).is_empty()
+        && !nested
+}
+
+/// Returns the lines of the document inside `completion`, stripped lines blank.
+pub(crate) fn strip(completion: &str, repairs: &mut Vec<Repair>) -> Result<Vec<String>, ParseError> {
+    let mut lines: Vec<String> = completion
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned())
+        .collect();
+    strip_reasoning(&mut lines, repairs)?;
+    strip_tool_calls(&mut lines, repairs);
+    if !strip_fences(&mut lines, repairs) {
+        strip_leading_prose(&mut lines, repairs);
+    }
+    Ok(lines)
+}
+
+/// Blanks `<think>…</think>` blocks. A reply that opens one and never closes it
+/// ended inside its reasoning; a `</think>` with no opening tag (chat templates
+/// that put `<think>` in the prompt) closes reasoning that began the reply.
+fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<(), ParseError> {
+    let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+    let opens = lines[first].trim_start().starts_with(THINK_OPEN);
+    // Reasoning that began in the prompt's template shows only its closing tag.
+    let closes_only = !opens && lines.iter().any(|l| l.trim_start().starts_with(THINK_CLOSE));
+    if !opens && !closes_only {
+        return Ok(());
+    }
+    let mut inside: Option<usize> = closes_only.then_some(0);
+    let mut opened = false;
+    for (i, line) in lines.iter_mut().enumerate() {
+        let mut out = String::new();
+        let mut rest = line.as_str();
+        loop {
+            match inside {
+                Some(start) => match rest.find(THINK_CLOSE) {
+                    Some(end) => {
+                        rest = &rest[end + THINK_CLOSE.len()..];
+                        repairs.push(Repair::new(
+                            RepairKind::StrippedReasoning,
+                            start + 1,
+                            format!("reasoning block on lines {}–{}", start + 1, i + 1),
+                        ));
+                        inside = None;
+                    }
+                    None => {
+                        rest = "";
+                        break;
+                    }
+                },
+                None => match rest.find(THINK_OPEN).filter(|_| opens && !opened) {
+                    Some(open) => {
+                        opened = true;
+                        out.push_str(&rest[..open]);
+                        rest = &rest[open + THINK_OPEN.len()..];
+                        inside = Some(i);
+                    }
+                    None => break,
+                },
+            }
+        }
+        out.push_str(rest);
+        if out.len() != line.len() {
+            *line = out;
+        }
+    }
+    if let Some(start) = inside {
+        return Err(ParseError::new(
+            ParseErrorKind::Truncated,
+            Some(start + 1),
+            "the reply ended inside its reasoning block (`<think>` never closed); raise max_tokens or turn reasoning off",
+        ));
+    }
+    Ok(())
+}
+
+fn strip_tool_calls(lines: &mut [String], repairs: &mut Vec<Repair>) {
+    for (i, line) in lines.iter_mut().enumerate() {
+        for tag in TOOL_TAGS {
+            let t = line.trim();
+            if t.starts_with(tag) || t.ends_with(tag) {
+                *line = line.replacen(tag, "", 1);
+                repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
+            }
+        }
+    }
+}
+
+fn is_fence(line: &str) -> bool {
+    line.trim_start().starts_with("```")
+}
+
+/// Keeps only the first fenced block, if there is one: its fences and the prose
+/// around it are blanked. A block whose closing fence never came runs to the end.
+fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
+    let Some(open) = lines.iter().position(|l| is_fence(l)) else {
+        return false;
+    };
+    let close = lines[open + 1..].iter().position(|l| is_fence(l)).map(|c| open + 1 + c);
+    blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
+    repairs.push(Repair::new(
+        RepairKind::StrippedFence,
+        open + 1,
+        format!("opening fence {}", lines[open].trim()),
+    ));
+    lines[open].clear();
+    if let Some(close) = close {
+        repairs.push(Repair::new(RepairKind::StrippedFence, close + 1, "closing fence"));
+        lines[close].clear();
+        blank_prose(&mut lines[close + 1..], close + 1, repairs, "after the fenced block");
+    }
+    true
+}
+
+fn blank_prose(lines: &mut [String], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
+    let Some(first) = lines.iter().position(|l| !l.trim().is_empty()) else {
+        return;
+    };
+    let count = lines.iter().filter(|l| !l.trim().is_empty()).count();
+    repairs.push(Repair::new(
+        RepairKind::StrippedProse,
+        offset + first + 1,
+        format!("{count} line(s) of prose {where_}"),
+    ));
+    for l in lines.iter_mut() {
+        l.clear();
+    }
+}
+
+/// Blanks prose before the first line that can start a document: a header, a
+/// `key: value` line with an identifier key, or the opening of a JSON value.
+fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>) {
+    let Some(start) = lines.iter().position(|l| starts_document(l)) else {
+        return;
+    };
+    blank_prose(&mut lines[..start], 0, repairs, "before the document");
+}
+
+fn starts_document(line: &str) -> bool {
+    let content = trim_spaces(line);
+    if content.is_empty() {
+        return false;
+    }
+    if content.starts_with('{') || content.starts_with('[') || content.starts_with('"') {
+        return true;
+    }
+    match parse_header(content, 8) {
+        HeaderParse::Header(_) => return true,
+        HeaderParse::Malformed(e) if e.kind == crate::DecodeErrorKind::MissingColon => return true,
+        _ => {}
+    }
+    let Some(colon) = find_unquoted(content, |c| c == ':') else {
+        return false;
+    };
+    let key = trim_spaces(&content[..colon]);
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &str) -> (String, Vec<RepairKind>) {
+        let mut r = Vec::new();
+        let lines = strip(s, &mut r).unwrap();
+        (lines.join("\n"), r.into_iter().map(|r| r.kind).collect())
+    }
+
+    #[test]
+    fn keeps_line_numbers() {
+        let (text, kinds) = run("Sure!\n```toon\na: 1\n```\nHope it helps.");
+        assert_eq!(text, "\n\na: 1\n\n");
+        assert_eq!(
+            kinds,
+            [RepairKind::StrippedProse, RepairKind::StrippedFence, RepairKind::StrippedFence, RepairKind::StrippedProse]
+        );
+    }
+
+    #[test]
+    fn reasoning_blocks() {
+        assert_eq!(run("<think>hmm\nok</think>\na: 1").0, "\n\na: 1");
+        assert_eq!(run("pondering\n</think>a: 1").0, "\na: 1");
+        let mut r = Vec::new();
+        let e = strip("<think>still thinking", &mut r).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Truncated);
+    }
+
+    #[test]
+    fn prose_before_a_document() {
+        assert_eq!(run("Here is the analysis you asked for:\nstatus: OK").0, "\nstatus: OK");
+        assert_eq!(run("Result below.\nv[2]{a,b}\n  1,2").0, "\nv[2]{a,b}\n  1,2");
+    }
+}
