@@ -54,7 +54,8 @@ fn load() -> Vec<Case> {
                         }
                         json.push_str(lines.next().unwrap());
                     }
-                    case.value = Some(serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: {e}")));
+                    case.value =
+                        Some(serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: {e}")));
                 }
                 ("repairs", _) => case.repairs = Some(lines.next().unwrap_or("").trim().to_owned()),
                 ("error", kind) => case.error = Some(kind.to_owned()),
@@ -71,7 +72,9 @@ fn load() -> Vec<Case> {
 /// Every string in `v` must appear, byte for byte, in the reply: a repair never rewrites data.
 fn strings_survive(v: &Value, reply: &str) -> Result<(), String> {
     match v {
-        Value::String(s) if !reply.contains(s.as_str()) => Err(format!("string {s:?} is not in the reply")),
+        Value::String(s) if !reply.contains(s.as_str()) => {
+            Err(format!("string {s:?} is not in the reply"))
+        }
         Value::Array(a) => a.iter().try_for_each(|x| strings_survive(x, reply)),
         Value::Object(m) => m.iter().try_for_each(|(k, x)| {
             if reply.contains(k.as_str()) {
@@ -90,7 +93,9 @@ fn corpus() {
     let mut failures = Vec::new();
     let mut per_group: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &cases {
-        *per_group.entry(c.name.split('/').next().unwrap()).or_default() += 1;
+        *per_group
+            .entry(c.name.split('/').next().unwrap())
+            .or_default() += 1;
         let got = decode_reply_with_report(&c.reply);
         let problem = match (&got, &c.value, &c.error) {
             (Ok(reply), Some(expected), None) => {
@@ -99,7 +104,10 @@ fn corpus() {
                 if !json_model_eq(&reply.value, expected) {
                     Some(format!("value {} != expected {}", reply.value, expected))
                 } else if c.repairs.as_deref() != Some(kinds.as_str()) {
-                    Some(format!("repairs `{kinds}` != expected `{}`", c.repairs.as_deref().unwrap_or("?")))
+                    Some(format!(
+                        "repairs `{kinds}` != expected `{}`",
+                        c.repairs.as_deref().unwrap_or("?")
+                    ))
                 } else {
                     strings_survive(expected, &c.reply).err()
                 }
@@ -109,7 +117,8 @@ fn corpus() {
                     Some(format!("error kind {:?} != {kind}: {e}", e.kind()))
                 } else if c.line.is_some() && e.line() != c.line {
                     Some(format!("error line {:?} != {:?}: {e}", e.line(), c.line))
-                } else if let Some(says) = c.says.as_deref().filter(|s| !e.to_string().contains(s)) {
+                } else if let Some(says) = c.says.as_deref().filter(|s| !e.to_string().contains(s))
+                {
                     Some(format!("message lacks `{says}`: {e}"))
                 } else if !e.to_string().starts_with("TOON_PARSE_FAILURE: ") {
                     Some(format!("message lacks the prefix: {e}"))
@@ -123,9 +132,18 @@ fn corpus() {
             failures.push(format!("{}: {p}", c.name));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     for (group, n) in &per_group {
-        assert!(*n >= 5, "group {group} has {n} cases; each repair and refusal needs at least five");
+        assert!(
+            *n >= 5,
+            "group {group} has {n} cases; each repair and refusal needs at least five"
+        );
     }
     assert!(per_group.len() >= 14, "groups: {per_group:?}");
 }

@@ -17,7 +17,10 @@ fn valid_conformance_documents_decode_exactly_as_the_spec_decoder_does() {
         match decode_reply_with_report(doc) {
             // Exact equality, not JSON-model equality: nothing may change at all.
             Ok(reply) if reply.value == spec && reply.repairs.is_empty() => {}
-            Ok(reply) => failures.push(format!("{name}: {} with repairs {:?}", reply.value, reply.repairs)),
+            Ok(reply) => failures.push(format!(
+                "{name}: {} with repairs {:?}",
+                reply.value, reply.repairs
+            )),
             // The one deliberate difference: a document with no content lines is `{}`
             // to the spec decoder but an empty completion to the reply decoder.
             Err(e) if e.kind() == ParseErrorKind::EmptyCompletion && no_content(doc) => {}
@@ -36,7 +39,8 @@ fn comment_only_document_is_an_empty_completion_for_a_reply() {
 }
 
 fn no_content(doc: &str) -> bool {
-    doc.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    doc.lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
 }
 
 fn linear(make: impl Fn(usize) -> String) {
@@ -49,15 +53,31 @@ fn linear(make: impl Fn(usize) -> String) {
     let small = time(2_000).max(Duration::from_micros(200));
     let large = time(20_000);
     // Ten times the input may take at most ~30 times as long (linear, with slack for noise).
-    assert!(large < small * 30, "2,000 lines: {small:?}; 20,000 lines: {large:?}");
+    assert!(
+        large < small * 30,
+        "2,000 lines: {small:?}; 20,000 lines: {large:?}"
+    );
 }
 
 #[test]
 fn stray_indentation_takes_linear_time() {
     // 10,000-line documents of stray, varying indentation.
-    linear(|n| (0..n).map(|i| format!("{}k{i}: v\n", " ".repeat(i % 7))).collect());
-    linear(|n| format!("rows[{n}]{{a,b}}:\n") + &(0..n).map(|i| format!("{}{i},x\n", " ".repeat(2 + i % 5))).collect::<String>());
-    linear(|n| (0..n).map(|i| format!("{}- item {i}\n", " ".repeat(i % 40))).collect());
+    linear(|n| {
+        (0..n)
+            .map(|i| format!("{}k{i}: v\n", " ".repeat(i % 7)))
+            .collect()
+    });
+    linear(|n| {
+        format!("rows[{n}]{{a,b}}:\n")
+            + &(0..n)
+                .map(|i| format!("{}{i},x\n", " ".repeat(2 + i % 5)))
+                .collect::<String>()
+    });
+    linear(|n| {
+        (0..n)
+            .map(|i| format!("{}- item {i}\n", " ".repeat(i % 40)))
+            .collect()
+    });
 }
 
 #[test]

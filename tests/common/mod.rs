@@ -64,12 +64,20 @@ pub fn encode_options(o: &Value) -> EncodeOptions {
     opts
 }
 
-
 /// Decode cases that are valid documents under the default options.
 pub fn valid_default_documents() -> Vec<(String, String)> {
     load("decode")
         .into_iter()
-        .filter(|c| !c.should_error && c.options.get("indentSize").is_none() && c.options["strict"] != Value::Bool(false))
-        .map(|c| (format!("{} / {}", c.file, c.name), c.input.as_str().unwrap().to_owned()))
+        .filter(|c| {
+            !c.should_error
+                && c.options.get("indentSize").is_none()
+                && c.options["strict"] != Value::Bool(false)
+        })
+        .map(|c| {
+            (
+                format!("{} / {}", c.file, c.name),
+                c.input.as_str().unwrap().to_owned(),
+            )
+        })
         .collect()
 }

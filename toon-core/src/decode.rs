@@ -48,10 +48,22 @@ pub(crate) struct Leniency {
 /// Something a lenient decode forgave, by the line it happened on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Note {
-    Count { line: usize, declared: usize, actual: usize },
-    BlankLine { line: usize },
-    DroppedRow { line: usize, reason: String },
-    RecordBlock { line: usize, records: usize },
+    Count {
+        line: usize,
+        declared: usize,
+        actual: usize,
+    },
+    BlankLine {
+        line: usize,
+    },
+    DroppedRow {
+        line: usize,
+        reason: String,
+    },
+    RecordBlock {
+        line: usize,
+        records: usize,
+    },
 }
 
 /// [`decode`] with the given relaxations, returning what was forgiven.
@@ -435,7 +447,9 @@ impl<'a> Parser<'a> {
         Ok(Value::Array(rows))
     }
 
-    /// Builds one row's object by walking the field list depth-first.
+    /// Builds one row's object by walking the field list depth-first. Cells are
+    /// read before the width is checked, so a row cut inside a quoted cell is
+    /// reported as the unterminated string it is.
     fn row_object(
         &self,
         row: &Line<'_>,
@@ -443,46 +457,23 @@ impl<'a> Parser<'a> {
         fields: &[Field],
         width: usize,
     ) -> Result<Map<String, Value>> {
-        if self.strict && cells.len() != width {
+        let mut values = Vec::with_capacity(cells.len());
+        for cell in cells {
+            values.push(parse_value_token(cell).map_err(|e| self.lex_error(row, cell, e))?);
+        }
+        if self.strict && values.len() != width {
             return Err(self.error_at(
                 row,
                 row.content,
                 DecodeErrorKind::WidthMismatch,
                 format!(
                     "row has {} cells but the header names {width} fields; quote any cell that contains the delimiter",
-                    cells.len()
+                    values.len()
                 ),
             ));
         }
-        let mut next = 0;
-        self.fill(row, cells, fields, &mut next)
-    }
-
-    fn fill(
-        &self,
-        row: &Line<'_>,
-        cells: &[&str],
-        fields: &[Field],
-        next: &mut usize,
-    ) -> Result<Map<String, Value>> {
-        let mut map = Map::new();
-        for f in fields {
-            match &f.children {
-                Some(sub) => {
-                    let obj = self.fill(row, cells, sub, next)?;
-                    map.insert(f.name.clone(), Value::Object(obj));
-                }
-                None => {
-                    if let Some(cell) = cells.get(*next) {
-                        let v =
-                            parse_value_token(cell).map_err(|e| self.lex_error(row, cell, e))?;
-                        map.insert(f.name.clone(), v);
-                    }
-                    *next += 1;
-                }
-            }
-        }
-        Ok(map)
+        let mut values = values.into_iter();
+        Ok(fill(&mut values, fields))
     }
 
     /// Entry rows of an object in keyed tabular form (§9.5).
@@ -667,4 +658,23 @@ fn in_field_order(mut record: Map<String, Value>, fields: Option<&[Field]>) -> M
     }
     out.extend(record);
     out
+}
+
+/// Assigns cells to leaf fields depth-first; nested field groups become objects.
+/// A leaf with no cell left is absent (the non-strict rule of §14.1).
+fn fill(cells: &mut impl Iterator<Item = Value>, fields: &[Field]) -> Map<String, Value> {
+    let mut map = Map::new();
+    for f in fields {
+        match &f.children {
+            Some(sub) => {
+                map.insert(f.name.clone(), Value::Object(fill(cells, sub)));
+            }
+            None => {
+                if let Some(v) = cells.next() {
+                    map.insert(f.name.clone(), v);
+                }
+            }
+        }
+    }
+    map
 }

@@ -57,7 +57,11 @@ impl fmt::Display for ParseErrorKind {
 /// assert_eq!(err.to_string(), "TOON_PARSE_FAILURE: empty model completion");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParseError {
+pub struct ParseError(Box<Inner>);
+
+// Boxed so that `Result<T, ParseError>` stays one pointer wide on the error side.
+#[derive(Debug, Clone, PartialEq)]
+struct Inner {
     kind: ParseErrorKind,
     line: Option<usize>,
     path: Option<String>,
@@ -66,73 +70,74 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    pub(crate) fn new(kind: ParseErrorKind, line: Option<usize>, message: impl Into<String>) -> Self {
-        ParseError {
+    pub(crate) fn new(
+        kind: ParseErrorKind,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        ParseError(Box::new(Inner {
             kind,
             line,
             path: None,
             message: message.into(),
             source: None,
-        }
+        }))
     }
 
     pub(crate) fn empty() -> Self {
-        ParseError::new(ParseErrorKind::EmptyCompletion, None, "empty model completion")
-    }
-
-    pub(crate) fn at_path(kind: ParseErrorKind, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ParseError {
-            path: Some(path.into()),
-            ..ParseError::new(kind, None, message)
-        }
+        ParseError::new(
+            ParseErrorKind::EmptyCompletion,
+            None,
+            "empty model completion",
+        )
     }
 
     pub(crate) fn with_source(mut self, source: DecodeError) -> Self {
-        self.source = Some(source);
+        self.0.source = Some(source);
         self
     }
 
     /// What kind of failure this is.
     pub fn kind(&self) -> ParseErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The 1-based line of the completion where the problem is, when it has one.
     pub fn line(&self) -> Option<usize> {
-        self.line
+        self.0.line
     }
 
     /// The path of the field the problem is in (`violations[1].severity`), for typed decoding.
     pub fn path(&self) -> Option<&str> {
-        self.path.as_deref()
+        self.0.path.as_deref()
     }
 
     /// The message, without the `TOON_PARSE_FAILURE: ` prefix or the location.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The spec decoder's error behind a syntax failure, if there is one.
     pub fn decode_error(&self) -> Option<&DecodeError> {
-        self.source.as_ref()
+        self.0.source.as_ref()
     }
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("TOON_PARSE_FAILURE: ")?;
-        match (&self.line, &self.path) {
+        match (&self.0.line, &self.0.path) {
             (Some(line), Some(path)) => write!(f, "line {line}, at `{path}`: ")?,
             (Some(line), None) => write!(f, "line {line}: ")?,
             (None, Some(path)) => write!(f, "at `{path}`: ")?,
             (None, None) => {}
         }
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
 impl std::error::Error for ParseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_ref().map(|e| e as _)
+        self.0.source.as_ref().map(|e| e as _)
     }
 }

@@ -17,18 +17,35 @@ pub(crate) fn looks_like_json(lines: &[String]) -> bool {
 }
 
 /// Reads the first JSON value in the text; prose after it is dropped and reported.
-pub(crate) fn decode_json(lines: &[String], repairs: &mut Vec<Repair>) -> Result<Value, ParseError> {
+pub(crate) fn decode_json(
+    lines: &[String],
+    repairs: &mut Vec<Repair>,
+) -> Result<Value, ParseError> {
     let text = lines.join("\n");
-    let first_line = lines.iter().position(|l| !l.trim().is_empty()).map_or(1, |i| i + 1);
+    let first_line = lines
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .map_or(1, |i| i + 1);
     let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
     match stream.next() {
         Some(Ok(value)) => {
-            repairs.push(Repair::new(RepairKind::ReadJson, first_line, "reply was JSON"));
+            repairs.push(Repair::new(
+                RepairKind::ReadJson,
+                first_line,
+                "reply was JSON",
+            ));
             let end = stream.byte_offset();
             let rest = &text[end..];
             if !rest.trim().is_empty() {
-                let after = text[..end + (rest.len() - rest.trim_start().len())].matches('\n').count() + 1;
-                repairs.push(Repair::new(RepairKind::StrippedProse, after, "prose after the JSON value"));
+                let after = text[..end + (rest.len() - rest.trim_start().len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                repairs.push(Repair::new(
+                    RepairKind::StrippedProse,
+                    after,
+                    "prose after the JSON value",
+                ));
             }
             Ok(value)
         }
@@ -54,7 +71,11 @@ pub(crate) fn decode_json(lines: &[String], repairs: &mut Vec<Repair>) -> Result
 fn json_units(text: &str) -> Vec<String> {
     let mut units: Vec<String> = text
         .split('}')
-        .map(|u| u.trim_start_matches([',', ' ', '\n', ']']).trim().to_owned())
+        .map(|u| {
+            u.trim_start_matches([',', ' ', '\n', ']'])
+                .trim()
+                .to_owned()
+        })
         .collect();
     units.pop();
     units

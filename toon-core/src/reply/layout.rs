@@ -30,7 +30,10 @@ fn gcd(a: usize, b: usize) -> usize {
 /// no single unit are left as they are: the decoder then refuses them as
 /// ambiguous nesting rather than guess.
 pub(crate) fn relevel(lines: &mut [String], repairs: &mut Vec<Repair>) -> usize {
-    let indents = lines.iter().filter(|l| significant(l)).map(|l| indent_of(l));
+    let indents = lines
+        .iter()
+        .filter(|l| significant(l))
+        .map(|l| indent_of(l));
     let Some(shift) = indents.clone().min() else {
         return 2;
     };
@@ -62,7 +65,10 @@ pub(crate) fn relevel(lines: &mut [String], repairs: &mut Vec<Repair>) -> usize 
 }
 
 fn indents_after(lines: &[String]) -> impl Iterator<Item = usize> + '_ {
-    lines.iter().filter(|l| significant(l)).map(|l| indent_of(l))
+    lines
+        .iter()
+        .filter(|l| significant(l))
+        .map(|l| indent_of(l))
 }
 
 /// Re-levels every line to two spaces a level, reading its depth from the lines

@@ -56,7 +56,10 @@ pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
 /// # Errors
 /// As [`decode_reply`].
 pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseError> {
-    if completion.lines().all(|l| l.trim().is_empty() || l.trim_start_matches(' ').starts_with('#')) {
+    if completion
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start_matches(' ').starts_with('#'))
+    {
         // Blank, or only comment lines: the model said nothing (the spec decoder
         // would read `{}`, which is "found nothing").
         return Err(ParseError::empty());
@@ -66,7 +69,10 @@ pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseE
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
         if let Ok(value) = decode(completion, &DecodeOptions::default()) {
-            return Ok(Reply { value, repairs: Vec::new() });
+            return Ok(Reply {
+                value,
+                repairs: Vec::new(),
+            });
         }
     }
     let mut repairs = Vec::new();
@@ -106,7 +112,12 @@ fn decode_repaired(mut lines: Vec<String>, repairs: &mut Vec<Repair>) -> Result<
             // the lines around it instead, or refuse where a dedent matches no level.
             let mut relevelled = original;
             match layout::relevel_by_context(&mut relevelled) {
-                Err(line) => return Err(ambiguous(line, "a line steps back to an indentation no enclosing line has")),
+                Err(line) => {
+                    return Err(ambiguous(
+                        line,
+                        "a line steps back to an indentation no enclosing line has",
+                    ))
+                }
                 Ok(moved) => {
                     layout::add_header_colons(&mut relevelled, &mut Vec::new());
                     let text = relevelled.join("\n");
@@ -135,7 +146,10 @@ fn decode_repaired(mut lines: Vec<String>, repairs: &mut Vec<Repair>) -> Result<
 }
 
 fn is_indentation(e: &DecodeError) -> bool {
-    matches!(e.kind(), DecodeErrorKind::Indentation | DecodeErrorKind::UnexpectedIndent)
+    matches!(
+        e.kind(),
+        DecodeErrorKind::Indentation | DecodeErrorKind::UnexpectedIndent
+    )
 }
 
 fn ambiguous(line: usize, detail: &str) -> ParseError {
@@ -150,12 +164,20 @@ fn ambiguous(line: usize, detail: &str) -> ParseError {
 
 fn note_to_repair(note: Note) -> Repair {
     match note {
-        Note::Count { line, declared, actual } => Repair::new(
+        Note::Count {
+            line,
+            declared,
+            actual,
+        } => Repair::new(
             RepairKind::CorrectedLength,
             line,
             format!("declared [{declared}], found {actual}"),
         ),
-        Note::BlankLine { line } => Repair::new(RepairKind::DroppedBlankLine, line, "blank line between rows"),
+        Note::BlankLine { line } => Repair::new(
+            RepairKind::DroppedBlankLine,
+            line,
+            "blank line between rows",
+        ),
         Note::DroppedRow { line, reason } => Repair::new(RepairKind::DroppedRow, line, reason),
         Note::RecordBlock { line, records } => Repair::new(
             RepairKind::RecordsToTable,
@@ -170,11 +192,16 @@ fn note_to_repair(note: Note) -> Repair {
 /// re-levelling means the nesting is ambiguous.
 fn classify(e: DecodeError, lines: &[String]) -> ParseError {
     use DecodeErrorKind as K;
-    let last = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(0, |i| i + 1);
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |i| i + 1);
     let on_last_line = e.line() == last;
     let kind = match e.kind() {
         K::UnterminatedString => ParseErrorKind::Truncated,
-        K::InvalidEscape | K::MissingColon | K::InvalidHeader | K::WidthMismatch if on_last_line => {
+        K::InvalidEscape | K::MissingColon | K::InvalidHeader | K::WidthMismatch
+            if on_last_line =>
+        {
             ParseErrorKind::Truncated
         }
         K::Indentation | K::UnexpectedIndent => {

@@ -21,13 +21,22 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
     let start = completion.trim_start();
     start.starts_with(THINK_OPEN)
         || start.starts_with('{')
-        || completion.lines().find(|l| !l.trim().is_empty()).is_some_and(|first| {
-            let next = completion.lines().skip_while(|l| *l != first).skip(1).find(|l| !l.trim().is_empty());
-            is_sentence_label(first, next)
-        })
+        || completion
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|first| {
+                let next = completion
+                    .lines()
+                    .skip_while(|l| *l != first)
+                    .skip(1)
+                    .find(|l| !l.trim().is_empty());
+                is_sentence_label(first, next)
+            })
         || completion.lines().any(|l| {
             let t = l.trim_start();
-            t.starts_with(THINK_CLOSE) || t.starts_with("```") || TOOL_TAGS.iter().any(|tag| t.starts_with(tag))
+            t.starts_with(THINK_CLOSE)
+                || t.starts_with("```")
+                || TOOL_TAGS.iter().any(|tag| t.starts_with(tag))
         })
 }
 
@@ -48,7 +57,10 @@ fn is_sentence_label(line: &str, next: Option<&str>) -> bool {
 }
 
 /// Returns the lines of the document inside `completion`, stripped lines blank.
-pub(crate) fn strip(completion: &str, repairs: &mut Vec<Repair>) -> Result<Vec<String>, ParseError> {
+pub(crate) fn strip(
+    completion: &str,
+    repairs: &mut Vec<Repair>,
+) -> Result<Vec<String>, ParseError> {
     let mut lines: Vec<String> = completion
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned())
@@ -68,7 +80,10 @@ fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<()
     let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
     let opens = lines[first].trim_start().starts_with(THINK_OPEN);
     // Reasoning that began in the prompt's template shows only its closing tag.
-    let closes_only = !opens && lines.iter().any(|l| l.trim_start().starts_with(THINK_CLOSE));
+    let closes_only = !opens
+        && lines
+            .iter()
+            .any(|l| l.trim_start().starts_with(THINK_CLOSE));
     if !opens && !closes_only {
         return Ok(());
     }
@@ -142,7 +157,10 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
     let Some(open) = lines.iter().position(|l| is_fence(l)) else {
         return false;
     };
-    let close = lines[open + 1..].iter().position(|l| is_fence(l)).map(|c| open + 1 + c);
+    let close = lines[open + 1..]
+        .iter()
+        .position(|l| is_fence(l))
+        .map(|c| open + 1 + c);
     blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
     repairs.push(Repair::new(
         RepairKind::StrippedFence,
@@ -151,9 +169,18 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
     ));
     lines[open].clear();
     if let Some(close) = close {
-        repairs.push(Repair::new(RepairKind::StrippedFence, close + 1, "closing fence"));
+        repairs.push(Repair::new(
+            RepairKind::StrippedFence,
+            close + 1,
+            "closing fence",
+        ));
         lines[close].clear();
-        blank_prose(&mut lines[close + 1..], close + 1, repairs, "after the fenced block");
+        blank_prose(
+            &mut lines[close + 1..],
+            close + 1,
+            repairs,
+            "after the fenced block",
+        );
     }
     true
 }
@@ -200,7 +227,9 @@ fn starts_document(line: &str) -> bool {
     };
     let key = trim_spaces(&content[..colon]);
     let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
@@ -220,7 +249,12 @@ mod tests {
         assert_eq!(text, "\n\na: 1\n\n");
         assert_eq!(
             kinds,
-            [RepairKind::StrippedProse, RepairKind::StrippedFence, RepairKind::StrippedFence, RepairKind::StrippedProse]
+            [
+                RepairKind::StrippedProse,
+                RepairKind::StrippedFence,
+                RepairKind::StrippedFence,
+                RepairKind::StrippedProse
+            ]
         );
     }
 
@@ -235,7 +269,13 @@ mod tests {
 
     #[test]
     fn prose_before_a_document() {
-        assert_eq!(run("Here is the analysis you asked for:\nstatus: OK").0, "\nstatus: OK");
-        assert_eq!(run("Result below.\nv[2]{a,b}\n  1,2").0, "\nv[2]{a,b}\n  1,2");
+        assert_eq!(
+            run("Here is the analysis you asked for:\nstatus: OK").0,
+            "\nstatus: OK"
+        );
+        assert_eq!(
+            run("Result below.\nv[2]{a,b}\n  1,2").0,
+            "\nv[2]{a,b}\n  1,2"
+        );
     }
 }
