@@ -35,6 +35,13 @@
 //! `1e-6 <= |n| < 1e21` and in exponent form (`1e+21`, `1.5e-7`) outside it.
 #![warn(missing_docs)]
 
+/// What generated code reaches; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::typed::{Cx, EnumShape, FieldShape, StructShape};
+    pub use serde_json::{Map, Value};
+}
+
 mod decode;
 mod encode;
 mod equality;
@@ -44,6 +51,7 @@ mod lex;
 mod lines;
 mod options;
 mod reply;
+mod typed;
 
 pub use decode::decode;
 pub use encode::encode;
@@ -53,3 +61,7 @@ pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
     decode_reply, decode_reply_with_report, ParseError, ParseErrorKind, Repair, RepairKind, Reply,
 };
+/// Derives [`Toon`] for a struct with named fields or an enum of unit variants.
+#[cfg(feature = "derive")]
+pub use toon_derive::Toon;
+pub use typed::{Shape, Toon, ToonOutputParser};

@@ -92,6 +92,16 @@ impl ParseError {
         )
     }
 
+    pub(crate) fn at_path(
+        kind: ParseErrorKind,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        let mut e = ParseError::new(kind, None, message);
+        e.0.path = Some(path.into());
+        e
+    }
+
     pub(crate) fn with_source(mut self, source: DecodeError) -> Self {
         self.0.source = Some(source);
         self

@@ -1,0 +1,189 @@
+//! `#[derive(Toon)]` on the compliance analysis: header, prompt, typed decoding and round trip.
+
+use std::collections::BTreeMap;
+
+use toon_core::{ParseErrorKind, RepairKind, Toon, ToonOutputParser};
+
+/// How serious a violation is.
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(rename_all = "UPPERCASE")]
+enum Severity {
+    /// Must be fixed before release.
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+enum Status {
+    #[toon(rename = "COMPLIANT")]
+    Compliant,
+    #[toon(rename = "NON_COMPLIANT")]
+    NonCompliant,
+}
+
+/// One rule the document breaks.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Violation {
+    /// The rule family, e.g. privacy or retention.
+    category: String,
+    severity: Severity,
+    /// What is wrong, in one sentence.
+    description: String,
+    /// The id of the rule broken, e.g. R-12.
+    related_rule_id: String,
+    /// What to change.
+    remediation: String,
+}
+
+/// The result of checking a document against the rules.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct ComplianceAnalysis {
+    /// COMPLIANT only if no rule is broken.
+    compliance_status: Status,
+    /// Every violation found.
+    violations: Vec<Violation>,
+    /// Which rules were checked, briefly.
+    audit_trail: String,
+    /// One or two sentences for a voice assistant to say.
+    spoken_response: String,
+    #[toon(skip)]
+    internal_note: String,
+    #[serde(default)]
+    confidence: Option<f64>,
+}
+
+fn example() -> ComplianceAnalysis {
+    ComplianceAnalysis {
+        compliance_status: Status::NonCompliant,
+        violations: vec![
+            Violation {
+                category: "privacy".into(),
+                severity: Severity::High,
+                description: "Emails logged, unmasked".into(),
+                related_rule_id: "R-12".into(),
+                remediation: "Mask emails".into(),
+            },
+            Violation {
+                category: "retention".into(),
+                severity: Severity::Low,
+                description: "Backups kept 7 years".into(),
+                related_rule_id: "R-4".into(),
+                remediation: "Delete old backups".into(),
+            },
+        ],
+        audit_trail: "Checked R-1 to R-20".into(),
+        spoken_response: "Two problems found.".into(),
+        internal_note: String::new(),
+        confidence: Some(0.75),
+    }
+}
+
+#[test]
+fn header_and_prompt_snapshots() {
+    insta::assert_snapshot!("compliance_header", ComplianceAnalysis::toon_header());
+    insta::assert_snapshot!("compliance_prompt", ComplianceAnalysis::toon_prompt());
+}
+
+#[test]
+fn to_toon_snapshot_and_round_trip() {
+    let x = example();
+    let text = x.to_toon();
+    insta::assert_snapshot!("compliance_to_toon", text);
+    assert_eq!(ComplianceAnalysis::from_toon(&text).unwrap(), x);
+    let reply = ComplianceAnalysis::from_toon_with_report(&text).unwrap();
+    assert!(reply.repairs.is_empty(), "{:?}", reply.repairs);
+}
+
+#[test]
+fn typed_repairs_are_reported() {
+    let completion = "Here you go:\n```toon\ncompliance_status: NON_COMPLIANT\nviolations[1]{category,severity,description,related_rule_id,remediation}:\n  privacy,high,Emails in logs,12,Mask emails\naudit_trail: R-1..R-20\nspoken_response: One problem.\nconfidence: \"0.9\"\nmood: happy\n```";
+    let reply = ToonOutputParser::<ComplianceAnalysis>::new()
+        .parse_with_report(completion)
+        .unwrap();
+    let v = reply.value;
+    assert_eq!(v.violations[0].severity, Severity::High);
+    assert_eq!(v.violations[0].related_rule_id, "12");
+    assert_eq!(v.confidence, Some(0.9));
+    let kinds: Vec<RepairKind> = reply.repairs.iter().map(|r| r.kind).collect();
+    for k in [
+        RepairKind::EnumCase,
+        RepairKind::UnquotedScalar,
+        RepairKind::IgnoredKey,
+        RepairKind::StrippedFence,
+    ] {
+        assert!(kinds.contains(&k), "{k:?} missing from {kinds:?}");
+    }
+    let enum_repair = reply
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::EnumCase)
+        .unwrap();
+    assert_eq!(
+        enum_repair.detail,
+        "violations[0].severity: `high` read as `HIGH`"
+    );
+}
+
+#[test]
+fn a_missing_required_field_names_its_path() {
+    let completion = "compliance_status: COMPLIANT\nviolations[2]{category,description,related_rule_id,remediation}:\n  a,b,c,d\n  e,f,g,h\naudit_trail: x\nspoken_response: y";
+    let err = ComplianceAnalysis::from_toon(completion).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::MissingField);
+    assert_eq!(err.path(), Some("violations[0].severity"));
+    assert_eq!(
+        err.to_string(),
+        "TOON_PARSE_FAILURE: at `violations[0].severity`: required field `severity` is missing from the reply"
+    );
+}
+
+#[test]
+fn a_missing_option_field_is_none_and_an_empty_table_is_empty() {
+    let completion = "compliance_status: COMPLIANT\nviolations[0]{category,severity,description,related_rule_id,remediation}:\naudit_trail: all\nspoken_response: Fine.";
+    let v = ComplianceAnalysis::from_toon(completion).unwrap();
+    assert!(v.violations.is_empty());
+    assert_eq!(v.confidence, None);
+    assert_eq!(v.compliance_status, Status::Compliant);
+}
+
+#[test]
+fn wrong_values_are_refused_with_their_path() {
+    let completion = "compliance_status: MAYBE\nviolations: []\naudit_trail: a\nspoken_response: b";
+    let err = ComplianceAnalysis::from_toon(completion).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.path()),
+        (ParseErrorKind::InvalidValue, Some("compliance_status"))
+    );
+    assert!(err
+        .message()
+        .contains("`MAYBE` is not one of COMPLIANT, NON_COMPLIANT"));
+    assert_eq!(
+        ComplianceAnalysis::from_toon("").unwrap_err().kind(),
+        ParseErrorKind::EmptyCompletion
+    );
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Node {
+    name: String,
+    children: Vec<Node>,
+    tags: BTreeMap<String, u8>,
+}
+
+#[test]
+fn recursive_types_and_maps() {
+    let tree = Node {
+        name: "root".into(),
+        children: vec![Node {
+            name: "leaf".into(),
+            children: vec![],
+            tags: BTreeMap::from([("a".into(), 1)]),
+        }],
+        tags: BTreeMap::new(),
+    };
+    assert_eq!(Node::from_toon(&tree.to_toon()).unwrap(), tree);
+    insta::assert_snapshot!("node_header", Node::toon_header());
+    let err = Node::from_toon("name: x\nchildren: []\ntags:\n  a: 300").unwrap_err();
+    assert_eq!(err.path(), Some("tags.a"));
+    assert!(err.message().contains("outside the range of u8"));
+}

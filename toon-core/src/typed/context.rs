@@ -1,0 +1,179 @@
+//! The typed decoder's state while it walks a decoded value: the field path, for
+//! errors, and the repairs so far.
+
+use serde_json::{Map, Value};
+
+use super::Toon;
+use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
+
+/// Walks a decoded value into a Rust value. Generated code calls it; its
+/// methods are not part of the public API.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct Cx {
+    path: Vec<Segment>,
+    pub(crate) repairs: Vec<Repair>,
+}
+
+#[derive(Debug)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+impl Cx {
+    pub(crate) fn new(repairs: Vec<Repair>) -> Self {
+        Cx {
+            path: Vec::new(),
+            repairs,
+        }
+    }
+
+    /// The path so far: `violations[1].severity`.
+    pub fn path(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Key(k) if out.is_empty() => out.push_str(k),
+                Segment::Key(k) => {
+                    out.push('.');
+                    out.push_str(k);
+                }
+                Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        if out.is_empty() {
+            out.push_str("(root)");
+        }
+        out
+    }
+
+    /// An error at the current path.
+    pub fn error(&self, kind: ParseErrorKind, message: impl Into<String>) -> ParseError {
+        ParseError::at_path(kind, self.path(), message)
+    }
+
+    /// Records a typed repair at the current path.
+    pub fn repair(&mut self, kind: RepairKind, detail: impl std::fmt::Display) {
+        let detail = format!("{}: {detail}", self.path());
+        self.repairs.push(Repair::new(kind, 0, detail));
+    }
+
+    /// The value as an object, or an error naming the type that wanted one.
+    pub fn object<'v>(
+        &self,
+        value: &'v Value,
+        type_name: &str,
+    ) -> Result<&'v Map<String, Value>, ParseError> {
+        value.as_object().ok_or_else(|| {
+            self.error(
+                ParseErrorKind::InvalidValue,
+                format!(
+                    "expected {type_name} (an object with its fields), found {}",
+                    describe(value)
+                ),
+            )
+        })
+    }
+
+    /// Reports the keys of `map` that are not in `known`: the model wrote them, the type has no place for them.
+    pub fn ignore_unknown(&mut self, map: &Map<String, Value>, known: &[&str]) {
+        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+            self.path.push(Segment::Key(key.clone()));
+            self.repair(RepairKind::IgnoredKey, "key the type does not have");
+            self.path.pop();
+        }
+    }
+
+    /// Reads the field `key` of `map`; a missing key is an error unless the type has a value for "missing" (`Option`).
+    pub fn field<T: Toon>(&mut self, map: &Map<String, Value>, key: &str) -> Result<T, ParseError> {
+        self.path.push(Segment::Key(key.to_owned()));
+        let out = match map.get(key) {
+            Some(v) => T::__from_value(v, self),
+            None => T::__missing().ok_or_else(|| {
+                self.error(
+                    ParseErrorKind::MissingField,
+                    format!("required field `{key}` is missing from the reply"),
+                )
+            }),
+        };
+        self.path.pop();
+        out
+    }
+
+    /// Reads the field `key`, or `T::default()` when it is missing (`#[serde(default)]`).
+    pub fn field_or_default<T: Toon + Default>(
+        &mut self,
+        map: &Map<String, Value>,
+        key: &str,
+    ) -> Result<T, ParseError> {
+        if map.contains_key(key) {
+            self.field(map, key)
+        } else {
+            Ok(T::default())
+        }
+    }
+
+    /// Reads element `index` of an array.
+    pub(crate) fn element<T: Toon>(
+        &mut self,
+        value: &Value,
+        index: usize,
+    ) -> Result<T, ParseError> {
+        self.path.push(Segment::Index(index));
+        let out = T::__from_value(value, self);
+        self.path.pop();
+        out
+    }
+
+    /// Reads entry `key` of a map.
+    pub(crate) fn entry<T: Toon>(&mut self, value: &Value, key: &str) -> Result<T, ParseError> {
+        self.path.push(Segment::Key(key.to_owned()));
+        let out = T::__from_value(value, self);
+        self.path.pop();
+        out
+    }
+
+    /// Matches a unit-enum value against the variants' wire names, forgiving letter case (reported).
+    pub fn variant(&mut self, value: &Value, names: &[&str]) -> Result<usize, ParseError> {
+        let Some(text) = value.as_str() else {
+            return Err(self.error(
+                ParseErrorKind::InvalidValue,
+                format!(
+                    "expected one of {}, found {}",
+                    names.join(", "),
+                    describe(value)
+                ),
+            ));
+        };
+        if let Some(i) = names.iter().position(|n| *n == text) {
+            return Ok(i);
+        }
+        let folded: Vec<usize> = (0..names.len())
+            .filter(|&i| names[i].eq_ignore_ascii_case(text))
+            .collect();
+        if let [i] = folded[..] {
+            self.repair(
+                RepairKind::EnumCase,
+                format!("`{text}` read as `{}`", names[i]),
+            );
+            return Ok(i);
+        }
+        Err(self.error(
+            ParseErrorKind::InvalidValue,
+            format!("`{text}` is not one of {}", names.join(", ")),
+        ))
+    }
+}
+
+/// A few words on what a value is, for messages.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the text `{}`", crate::lex::clip(s)),
+        Value::Array(a) => format!("an array of {}", a.len()),
+        Value::Object(_) => "an object".into(),
+    }
+}

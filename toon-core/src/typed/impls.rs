@@ -1,0 +1,213 @@
+//! `Toon` for the standard types.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value};
+
+use super::context::describe;
+use super::{Cx, Shape, Toon};
+use crate::lex::parse_number;
+use crate::{ParseError, ParseErrorKind, RepairKind};
+
+impl Toon for String {
+    fn __shape() -> Shape {
+        Shape::String
+    }
+    fn __to_value(&self) -> Value {
+        Value::String(self.clone())
+    }
+    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+        match value {
+            Value::String(s) => Ok(s.clone()),
+            // `rule_id: 12` for a text field: the digits are the text the model meant.
+            Value::Number(n) if n.is_i64() || n.is_u64() => {
+                cx.repair(
+                    RepairKind::UnquotedScalar,
+                    format!("number {n} read as text"),
+                );
+                Ok(n.to_string())
+            }
+            other => Err(cx.error(
+                ParseErrorKind::InvalidValue,
+                format!("expected text, found {}", describe(other)),
+            )),
+        }
+    }
+}
+
+impl Toon for bool {
+    fn __shape() -> Shape {
+        Shape::Bool
+    }
+    fn __to_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+        match value {
+            Value::Bool(b) => Ok(*b),
+            Value::String(s) if s == "true" || s == "false" => {
+                cx.repair(
+                    RepairKind::UnquotedScalar,
+                    format!("quoted \"{s}\" read as a boolean"),
+                );
+                Ok(s == "true")
+            }
+            other => Err(cx.error(
+                ParseErrorKind::InvalidValue,
+                format!("expected true or false, found {}", describe(other)),
+            )),
+        }
+    }
+}
+
+/// A number the model wrote, or quoted: the quoted form is read only if it is
+/// exactly a TOON number, and reported.
+fn number_of(value: &Value, cx: &mut Cx) -> Option<Value> {
+    match value {
+        Value::Number(_) => Some(value.clone()),
+        Value::String(s) => {
+            let n = parse_number(s.trim())?;
+            cx.repair(
+                RepairKind::UnquotedScalar,
+                format!("quoted \"{s}\" read as a number"),
+            );
+            Some(n)
+        }
+        _ => None,
+    }
+}
+
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl Toon for $t {
+            fn __shape() -> Shape {
+                Shape::Integer { min: <$t>::MIN as i128, max: <$t>::MAX as i128 }
+            }
+            fn __to_value(&self) -> Value {
+                Value::from(*self)
+            }
+            fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+                let n = number_of(value, cx);
+                let wide = n.as_ref().and_then(|n| {
+                    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
+                });
+                match wide {
+                    Some(w) => <$t>::try_from(w).map_err(|_| cx.error(
+                        ParseErrorKind::InvalidValue,
+                        format!("{w} is outside the range of {} ({}..={})", stringify!($t), <$t>::MIN, <$t>::MAX),
+                    )),
+                    None => Err(cx.error(
+                        ParseErrorKind::InvalidValue,
+                        format!("expected a whole number, found {}", describe(value)),
+                    )),
+                }
+            }
+        }
+    )*};
+}
+integers!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
+
+macro_rules! floats {
+    ($($t:ty),*) => {$(
+        impl Toon for $t {
+            fn __shape() -> Shape {
+                Shape::Float
+            }
+            fn __to_value(&self) -> Value {
+                crate::lex::float_value(f64::from(*self))
+            }
+            fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+                match number_of(value, cx).and_then(|n| n.as_f64()) {
+                    // Narrowing to f32 is the field's declared precision.
+                    #[allow(clippy::cast_possible_truncation)]
+                    Some(f) => Ok(f as $t),
+                    None => Err(cx.error(
+                        ParseErrorKind::InvalidValue,
+                        format!("expected a number, found {}", describe(value)),
+                    )),
+                }
+            }
+        }
+    )*};
+}
+floats!(f32, f64);
+
+impl<T: Toon> Toon for Option<T> {
+    fn __shape() -> Shape {
+        Shape::Option(Box::new(T::__shape_ref()))
+    }
+    fn __to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, T::__to_value)
+    }
+    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+        match value {
+            Value::Null => Ok(None),
+            v => T::__from_value(v, cx).map(Some),
+        }
+    }
+    fn __missing() -> Option<Self> {
+        Some(None)
+    }
+}
+
+impl<T: Toon> Toon for Box<T> {
+    fn __shape() -> Shape {
+        T::__shape()
+    }
+    fn __shape_ref() -> Shape {
+        T::__shape_ref()
+    }
+    fn __to_value(&self) -> Value {
+        T::__to_value(self)
+    }
+    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+        T::__from_value(value, cx).map(Box::new)
+    }
+    fn __missing() -> Option<Self> {
+        T::__missing().map(Box::new)
+    }
+}
+
+impl<T: Toon> Toon for Vec<T> {
+    fn __shape() -> Shape {
+        Shape::List(Box::new(T::__shape_ref()))
+    }
+    fn __to_value(&self) -> Value {
+        Value::Array(self.iter().map(T::__to_value).collect())
+    }
+    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+        let Value::Array(items) = value else {
+            return Err(cx.error(
+                ParseErrorKind::InvalidValue,
+                format!("expected a list, found {}", describe(value)),
+            ));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| cx.element(v, i))
+            .collect()
+    }
+}
+
+macro_rules! maps {
+    ($($m:ident),*) => {$(
+        impl<T: Toon> Toon for $m<String, T> {
+            fn __shape() -> Shape {
+                Shape::Map(Box::new(T::__shape_ref()))
+            }
+            fn __to_value(&self) -> Value {
+                let mut keys: Vec<&String> = self.keys().collect();
+                keys.sort(); // a stable order on the wire, whatever the map's own
+                Value::Object(keys.into_iter().map(|k| (k.clone(), self[k].__to_value())).collect::<Map<_, _>>())
+            }
+            fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+                let Value::Object(map) = value else {
+                    return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", describe(value))));
+                };
+                map.iter().map(|(k, v)| Ok((k.clone(), cx.entry(v, k)?))).collect()
+            }
+        }
+    )*};
+}
+maps!(BTreeMap, HashMap);

@@ -1,0 +1,136 @@
+//! Typed replies: the `Toon` trait, its implementations for the standard types,
+//! and the parser that returns `T` itself.
+
+mod context;
+mod impls;
+mod render;
+mod shape;
+
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+pub use context::Cx;
+pub use shape::{EnumShape, FieldShape, Shape, StructShape};
+
+use crate::{decode_reply_with_report, encode, ParseError, Reply};
+
+/// A type that a model's TOON reply is read into, and that describes itself to the model.
+///
+/// Derive it with `#[derive(Toon)]` on a struct with named fields or an enum of
+/// unit variants; the standard types (`String`, `bool`, the integers and
+/// floats, `Option`, `Vec`, `Box`, maps with `String` keys) implement it already.
+///
+/// The `__` methods are what the derive generates; they are not part of the
+/// stable API. Call the others.
+pub trait Toon: Sized {
+    #[doc(hidden)]
+    fn __shape() -> Shape;
+
+    /// How a field of this type refers to it: itself, or [`Shape::Named`] for
+    /// derived types, so that recursive types describe themselves lazily.
+    #[doc(hidden)]
+    fn __shape_ref() -> Shape {
+        Self::__shape()
+    }
+
+    #[doc(hidden)]
+    fn __to_value(&self) -> Value;
+
+    #[doc(hidden)]
+    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError>;
+
+    /// The value of a field whose key is missing from the reply, if it may be missing.
+    #[doc(hidden)]
+    fn __missing() -> Option<Self> {
+        None
+    }
+
+    /// Reads a model's reply: the tolerant [`decode_reply`](crate::decode_reply),
+    /// then the type, which forgives a quoted number or boolean and an enum value
+    /// in the wrong case (each reported), ignores keys it does not have (reported),
+    /// and names the path of a missing required field (`violations[1].severity`).
+    ///
+    /// # Errors
+    /// A [`ParseError`], as for `decode_reply`, or `MissingField` / `InvalidValue` with the field's path.
+    fn from_toon(completion: &str) -> Result<Self, ParseError> {
+        Self::from_toon_with_report(completion).map(|r| r.value)
+    }
+
+    /// [`from_toon`](Toon::from_toon), also returning every repair applied.
+    ///
+    /// # Errors
+    /// As [`from_toon`](Toon::from_toon).
+    fn from_toon_with_report(completion: &str) -> Result<Reply<Self>, ParseError> {
+        let reply = decode_reply_with_report(completion)?;
+        let mut cx = Cx::new(reply.repairs);
+        let value = Self::__from_value(&reply.value, &mut cx)?;
+        Ok(Reply {
+            value,
+            repairs: cx.repairs,
+        })
+    }
+
+    /// The value as a TOON document (for few-shot examples in prompts);
+    /// `T::from_toon(&x.to_toon())` gives back `x`.
+    fn to_toon(&self) -> String {
+        encode(&self.__to_value(), &Default::default())
+    }
+
+    /// The skeleton of the type's TOON form: one line per key, every array shown
+    /// by its header with `[N]` standing for its length.
+    fn toon_header() -> String {
+        render::header(&Self::__shape())
+    }
+
+    /// The text for the system prompt: the skeleton with each field's doc comment
+    /// as a `#` comment line, the allowed values of each enum, how to write an
+    /// empty list, and the quoting rule.
+    fn toon_prompt() -> String {
+        render::prompt(&Self::__shape())
+    }
+}
+
+/// Reads replies into `T`.
+///
+/// ```
+/// use toon_core::{ToonOutputParser, Toon};
+/// let tags: Vec<String> = ToonOutputParser::<Vec<String>>::new().parse("[2]: a,b").unwrap();
+/// assert_eq!(tags, ["a", "b"]);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ToonOutputParser<T>(PhantomData<fn() -> T>);
+
+impl<T: Toon> ToonOutputParser<T> {
+    /// A parser for `T`.
+    pub fn new() -> Self {
+        ToonOutputParser(PhantomData)
+    }
+
+    /// Reads a reply into `T`; see [`Toon::from_toon`].
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`].
+    pub fn parse(&self, completion: &str) -> Result<T, ParseError> {
+        T::from_toon(completion)
+    }
+
+    /// Reads a reply into `T`, with the repairs applied.
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`].
+    pub fn parse_with_report(&self, completion: &str) -> Result<Reply<T>, ParseError> {
+        T::from_toon_with_report(completion)
+    }
+
+    /// The prompt snippet for `T`; see [`Toon::toon_prompt`].
+    pub fn prompt(&self) -> String {
+        T::toon_prompt()
+    }
+}
+
+impl<T: Toon> Default for ToonOutputParser<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}

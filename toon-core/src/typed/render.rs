@@ -1,0 +1,242 @@
+//! The skeleton (`toon_header`) and the prompt snippet (`toon_prompt`) of a shape.
+
+use super::shape::{FieldShape, Shape};
+use crate::encode::encode_key;
+
+/// The placeholder for a primitive's value.
+fn placeholder(shape: &Shape) -> String {
+    match shape.resolve() {
+        Shape::String => "<text>".into(),
+        Shape::Bool => "<true|false>".into(),
+        Shape::Integer { .. } => "<integer>".into(),
+        Shape::Float => "<number>".into(),
+        Shape::Enum(e) => format!(
+            "<{}>",
+            e.variants.iter().map(|v| v.0).collect::<Vec<_>>().join("|")
+        ),
+        Shape::Option(inner) => format!("{} or null", placeholder(&inner)),
+        _ => "<value>".into(),
+    }
+}
+
+/// `{a,b,customer{name,country}}`: a table's field list, nested groups for flat struct columns.
+fn field_list(fields: &[FieldShape]) -> String {
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| match f.shape.flat_fields() {
+            Some(sub) => format!("{}{}", encode_key(f.name), field_list(&sub)),
+            None => encode_key(f.name),
+        })
+        .collect();
+    format!("{{{}}}", names.join(","))
+}
+
+/// A table's fields, all primitives or flat structs (nested field groups).
+fn table_fields(item: &Shape) -> Option<Vec<FieldShape>> {
+    match item.resolve() {
+        Shape::Struct(s)
+            if !s.fields.is_empty()
+                && s.fields
+                    .iter()
+                    .all(|f| f.shape.is_primitive() || f.shape.flat_fields().is_some()) =>
+        {
+            Some(s.fields)
+        }
+        _ => None,
+    }
+}
+
+struct Out {
+    lines: Vec<String>,
+    comments: bool,
+    /// The named types being rendered, so a recursive type is shown once.
+    stack: Vec<&'static str>,
+}
+
+/// The name of a derived type a field refers to, directly or as list items.
+fn named(shape: &Shape) -> Option<&'static str> {
+    match shape {
+        Shape::Named { name, .. } => Some(name),
+        Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => named(inner),
+        _ => None,
+    }
+}
+
+impl Out {
+    fn comment(&mut self, depth: usize, text: &str) {
+        if self.comments && !text.is_empty() {
+            for line in text.lines() {
+                self.lines
+                    .push(format!("{}# {}", "  ".repeat(depth), line.trim()));
+            }
+        }
+    }
+
+    fn fields(&mut self, fields: &[FieldShape], depth: usize) {
+        for f in fields {
+            self.field(f, depth);
+        }
+    }
+
+    fn field(&mut self, f: &FieldShape, depth: usize) {
+        let pad = "  ".repeat(depth);
+        let key = encode_key(f.name);
+        if let Some(name) = named(&f.shape).filter(|n| self.stack.contains(n)) {
+            // A recursive type: its shape is already shown above.
+            self.comment(
+                depth,
+                &join_doc(f.doc, &format!("Same shape as {name}, nested.")),
+            );
+            let suffix = if matches!(f.shape, Shape::List(_)) {
+                "[N]"
+            } else {
+                ""
+            };
+            self.lines.push(format!("{pad}{key}{suffix}:"));
+            return;
+        }
+        let pushed = named(&f.shape).map(|n| self.stack.push(n)).is_some();
+        self.field_body(f, depth, &pad, &key);
+        if pushed {
+            self.stack.pop();
+        }
+    }
+
+    fn field_body(&mut self, f: &FieldShape, depth: usize, pad: &str, key: &str) {
+        let shape = f.shape.resolve();
+        let shape = match shape {
+            Shape::Option(inner) if !inner.is_primitive() => inner.resolve(),
+            other => other,
+        };
+        let mut doc = f.doc.to_owned();
+        if let Shape::Enum(e) = &shape {
+            if self.comments {
+                doc = join_doc(&doc, &format!("One of: {}.", allowed(e)));
+            }
+        }
+        match &shape {
+            Shape::List(item) => {
+                if let Some(cols) = table_fields(item) {
+                    let list = field_list(&cols);
+                    let doc = join_doc(
+                        &doc,
+                        &format!("If there are none, write `{key}[0]{list}:`."),
+                    );
+                    self.comment(depth, &doc);
+                    self.column_docs(depth, &cols);
+                    self.lines.push(format!("{pad}{key}[N]{list}:"));
+                } else if item.is_primitive() {
+                    let doc = join_doc(&doc, &format!("If there are none, write `{key}[0]:`."));
+                    self.comment(depth, &doc);
+                    let p = placeholder(item);
+                    self.lines.push(format!("{pad}{key}[N]: {p},{p}"));
+                } else {
+                    self.comment(depth, &doc);
+                    self.lines.push(format!("{pad}{key}[N]:"));
+                    if let Shape::Struct(s) = item.resolve() {
+                        let start = self.lines.len();
+                        self.fields(&s.fields, depth + 2);
+                        // The first field rides on the hyphen line.
+                        if let Some(first) = self
+                            .lines
+                            .iter()
+                            .skip(start)
+                            .position(|l| !l.trim_start().starts_with('#'))
+                        {
+                            let line = &mut self.lines[start + first];
+                            *line = format!("{}  - {}", pad, line.trim_start());
+                        }
+                    }
+                }
+            }
+            Shape::Struct(s) => {
+                self.comment(depth, &doc);
+                self.lines.push(format!("{pad}{key}:"));
+                self.fields(&s.fields, depth + 1);
+            }
+            Shape::Map(value) => {
+                self.comment(depth, &doc);
+                self.lines.push(format!("{pad}{key}:"));
+                self.lines
+                    .push(format!("{pad}  <key>: {}", placeholder(value)));
+            }
+            other => {
+                self.comment(depth, &doc);
+                self.lines
+                    .push(format!("{pad}{key}: {}", placeholder(other)));
+            }
+        }
+    }
+
+    /// One comment line per documented column, before a table's header.
+    fn column_docs(&mut self, depth: usize, cols: &[FieldShape]) {
+        if !self.comments {
+            return;
+        }
+        for c in cols {
+            let mut doc = c.doc.to_owned();
+            if let Shape::Enum(e) = c.shape.resolve() {
+                doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
+            }
+            if !doc.is_empty() {
+                self.comment(depth, &format!("  {}: {}", c.name, doc.replace('\n', " ")));
+            }
+        }
+    }
+}
+
+fn allowed(e: &super::EnumShape) -> String {
+    e.variants
+        .iter()
+        .map(|(name, doc)| {
+            if doc.is_empty() {
+                (*name).to_owned()
+            } else {
+                format!("{name} ({doc})")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn join_doc(doc: &str, extra: &str) -> String {
+    match (doc.is_empty(), extra.is_empty()) {
+        (true, _) => extra.to_owned(),
+        (_, true) => doc.to_owned(),
+        _ => format!("{} {extra}", doc.trim_end()),
+    }
+}
+
+fn render(shape: &Shape, comments: bool) -> Vec<String> {
+    let mut out = Out {
+        lines: Vec::new(),
+        comments,
+        stack: Vec::new(),
+    };
+    match shape.resolve() {
+        Shape::Struct(s) => {
+            out.stack.push(s.name);
+            out.comment(0, s.doc);
+            out.fields(&s.fields, 0);
+        }
+        Shape::List(item) => match table_fields(&item) {
+            Some(cols) => out.lines.push(format!("[N]{}:", field_list(&cols))),
+            None => out.lines.push("[N]:".into()),
+        },
+        other => out.lines.push(placeholder(&other)),
+    }
+    out.lines
+}
+
+pub(crate) fn header(shape: &Shape) -> String {
+    render(shape, false).join("\n")
+}
+
+pub(crate) fn prompt(shape: &Shape) -> String {
+    let mut lines = vec![
+        "# Answer in TOON, in exactly this shape. Replace [N] with the number of rows; one row per line.".to_owned(),
+        "# Quote text that contains a comma, a colon or a quote: \"like, this\".".to_owned(),
+    ];
+    lines.extend(render(shape, true));
+    lines.join("\n")
+}

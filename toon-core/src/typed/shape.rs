@@ -1,0 +1,106 @@
+//! The description of a type that derives `Toon`: what the header, the prompt
+//! and the typed decoder are built from.
+
+/// The shape of a value of a Rust type, as TOON sees it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Shape {
+    /// Text.
+    String,
+    /// `true` or `false`.
+    Bool,
+    /// A whole number within the bounds of its Rust type.
+    Integer {
+        /// The smallest value the type holds.
+        min: i128,
+        /// The largest value the type holds.
+        max: i128,
+    },
+    /// A number.
+    Float,
+    /// A value or `null`.
+    Option(Box<Shape>),
+    /// An array.
+    List(Box<Shape>),
+    /// An object with text keys and values of one shape.
+    Map(Box<Shape>),
+    /// A struct with named fields.
+    Struct(StructShape),
+    /// An enum of unit variants, written as one of its names.
+    Enum(EnumShape),
+    /// Another type that derives `Toon`, described on demand (so recursive types work).
+    Named {
+        /// The Rust name of the type.
+        name: &'static str,
+        /// Describes the type.
+        shape: fn() -> Shape,
+    },
+}
+
+/// A struct with named fields.
+#[derive(Debug, Clone)]
+pub struct StructShape {
+    /// The Rust name of the type.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Its fields, in declaration order.
+    pub fields: Vec<FieldShape>,
+}
+
+/// One field of a struct.
+#[derive(Debug, Clone)]
+pub struct FieldShape {
+    /// The key on the wire (after `rename` / `rename_all`).
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Its shape.
+    pub shape: Shape,
+    /// May the key be missing (`Option`, or `#[serde(default)]`)?
+    pub optional: bool,
+}
+
+/// An enum of unit variants.
+#[derive(Debug, Clone)]
+pub struct EnumShape {
+    /// The Rust name of the type.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Each variant's wire name and doc comment, in declaration order.
+    pub variants: Vec<(&'static str, &'static str)>,
+}
+
+impl Shape {
+    /// Follows [`Shape::Named`] to the shape it stands for.
+    pub fn resolve(&self) -> Shape {
+        match self {
+            Shape::Named { shape, .. } => shape(),
+            other => other.clone(),
+        }
+    }
+
+    /// A primitive: written in one cell.
+    pub fn is_primitive(&self) -> bool {
+        match self.resolve() {
+            Shape::String | Shape::Bool | Shape::Integer { .. } | Shape::Float | Shape::Enum(_) => {
+                true
+            }
+            Shape::Option(inner) => inner.is_primitive(),
+            _ => false,
+        }
+    }
+
+    /// The fields of a struct whose fields are all primitives: a table row.
+    pub fn flat_fields(&self) -> Option<Vec<FieldShape>> {
+        match self.resolve() {
+            Shape::Struct(s)
+                if s.fields.iter().all(|f| f.shape.is_primitive()) && !s.fields.is_empty() =>
+            {
+                Some(s.fields)
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The `#[toon(...)]` and `#[serde(...)]` keys both derives honour, and doc comments.
+
+use syn::{Attribute, LitStr, Path};
+
+/// Case conventions for `rename_all`, as serde spells them.
+#[derive(Clone, Copy)]
+pub enum RenameAll {
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
+}
+
+impl RenameAll {
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "lowercase" => RenameAll::Lower,
+            "UPPERCASE" => RenameAll::Upper,
+            "PascalCase" => RenameAll::Pascal,
+            "camelCase" => RenameAll::Camel,
+            "snake_case" => RenameAll::Snake,
+            "SCREAMING_SNAKE_CASE" => RenameAll::ScreamingSnake,
+            "kebab-case" => RenameAll::Kebab,
+            "SCREAMING-KEBAB-CASE" => RenameAll::ScreamingKebab,
+            _ => return None,
+        })
+    }
+
+    /// Applies the convention to a field (snake_case) or variant (PascalCase) name.
+    pub fn apply(self, name: &str, is_variant: bool) -> String {
+        let words: Vec<String> = if is_variant {
+            let mut words = Vec::new();
+            let mut cur = String::new();
+            for c in name.chars() {
+                if c.is_uppercase() && !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                cur.push(c);
+            }
+            words.push(cur);
+            words.into_iter().map(|w| w.to_lowercase()).collect()
+        } else {
+            name.split('_').map(str::to_lowercase).collect()
+        };
+        let cap = |w: &String| {
+            let mut c = w.chars();
+            c.next().map_or(String::new(), |f| {
+                f.to_uppercase().collect::<String>() + c.as_str()
+            })
+        };
+        match self {
+            RenameAll::Lower => words.concat(),
+            RenameAll::Upper => words.concat().to_uppercase(),
+            RenameAll::Pascal => words.iter().map(cap).collect(),
+            RenameAll::Camel => words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| if i == 0 { w.clone() } else { cap(w) })
+                .collect(),
+            RenameAll::Snake => words.join("_"),
+            RenameAll::ScreamingSnake => words.join("_").to_uppercase(),
+            RenameAll::Kebab => words.join("-"),
+            RenameAll::ScreamingKebab => words.join("-").to_uppercase(),
+        }
+    }
+}
+
+/// The keys found on one item (container, field or variant).
+#[derive(Default)]
+pub struct Attrs {
+    pub rename: Option<String>,
+    pub rename_all: Option<RenameAll>,
+    pub default: bool,
+    pub skip: bool,
+    pub krate: Option<Path>,
+    pub tag: Option<String>,
+}
+
+/// Reads `#[toon(...)]` strictly (unknown or repeated keys are errors) and
+/// `#[serde(...)]` leniently (serde's other keys are serde's business).
+pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
+    let mut out = Attrs::default();
+    for attr in attrs {
+        let ours = attr.path().is_ident("toon");
+        if !ours && !attr.path().is_ident("serde") {
+            continue;
+        }
+        let mut seen: Vec<String> = Vec::new();
+        let result = attr.parse_nested_meta(|meta| {
+            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            if ours && seen.contains(&key) {
+                return Err(meta.error(format!("duplicate `#[toon({key})]`; give it once")));
+            }
+            seen.push(key.clone());
+            match key.as_str() {
+                // #[toon(rename = "wire_name")]
+                "rename" => out.rename = Some(meta.value()?.parse::<LitStr>()?.value()),
+                // #[toon(rename_all = "camelCase")]
+                "rename_all" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    out.rename_all = Some(RenameAll::parse(&lit.value()).ok_or_else(|| {
+                        syn::Error::new(
+                            lit.span(),
+                            "unknown `rename_all` case; use lowercase, UPPERCASE, PascalCase, camelCase, snake_case, SCREAMING_SNAKE_CASE, kebab-case or SCREAMING-KEBAB-CASE",
+                        )
+                    })?);
+                }
+                // #[toon(default)]
+                "default" => {
+                    if meta.input.peek(syn::Token![=]) {
+                        let _: LitStr = meta.value()?.parse()?;
+                        if ours {
+                            return Err(meta.error("`#[toon(default = ...)]` is not supported; implement `Default` for the field's type and write `#[toon(default)]`"));
+                        }
+                    }
+                    out.default = true;
+                }
+                // #[toon(skip)]
+                "skip" => out.skip = true,
+                // #[toon(tag = "kind")]
+                "tag" => out.tag = Some(meta.value()?.parse::<LitStr>()?.value()),
+                // #[toon(crate = "my_reexport::toon_core")]
+                "crate" if ours => out.krate = Some(meta.value()?.parse::<LitStr>()?.parse()?),
+                _ if ours => {
+                    return Err(meta.error(format!(
+                        "unknown attribute `#[toon({key})]`; the keys are rename, rename_all, default, skip, tag and crate"
+                    )))
+                }
+                _ => {
+                    // A serde key we do not read: skip its value, if any.
+                    if meta.input.peek(syn::Token![=]) {
+                        let _: syn::Expr = meta.value()?.parse()?;
+                    } else if meta.input.peek(syn::token::Paren) {
+                        let _content;
+                        syn::parenthesized!(_content in meta.input);
+                        let _: proc_macro2::TokenStream = _content.parse()?;
+                    }
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+    out
+}
+
+/// Doc comment lines joined with newlines, one leading space stripped from each.
+pub fn docs(attrs: &[Attribute]) -> String {
+    let mut lines = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+            {
+                let v = s.value();
+                lines.push(v.strip_prefix(' ').unwrap_or(&v).trim_end().to_owned());
+            }
+        }
+    }
+    lines.join("\n").trim().to_owned()
+}
