@@ -1,7 +1,7 @@
 //! `#[derive(Toon)]`: use it through `toon_core`, which re-exports it.
 //!
-//! The derive parses the type into a small model ([`ast`]), validates it,
-//! reporting every error at its span, and expands to thin impls ([`expand`])
+//! The derive parses the type into a small model (`ast`), validates it,
+//! reporting every error at its span, and expands to thin impls (`expand`)
 //! that describe the type and call into `toon_core::__private`.
 
 mod ast;
