@@ -220,6 +220,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// The next line of a scope whose header stands at `depth`: a line at
+    /// `depth + 1`, or `None` where the scope ends. Deeper lines are errors in
+    /// strict mode and skipped otherwise.
+    fn next_in_scope(&mut self, depth: usize) -> Result<Option<Line<'a>>> {
+        while let Some(line) = self.peek() {
+            if line.depth <= depth {
+                return Ok(None);
+            }
+            if line.depth == depth + 1 {
+                return Ok(Some(line));
+            }
+            if self.strict {
+                return Err(self.over_indented(&line, depth + 1));
+            }
+            self.pos += 1;
+        }
+        Ok(None)
+    }
+
     fn over_indented(&self, line: &Line<'_>, depth: usize) -> DecodeError {
         self.error_at(
             line,
@@ -404,17 +423,7 @@ impl<'a> Parser<'a> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
         let mut rows = Vec::new();
-        while let Some(row) = self.peek() {
-            if row.depth <= depth {
-                break;
-            }
-            if row.depth > depth + 1 {
-                if !self.strict {
-                    self.pos += 1;
-                    continue;
-                }
-                return Err(self.over_indented(&row, depth + 1));
-            }
+        while let Some(row) = self.next_in_scope(depth)? {
             let colon = find_unquoted(row.content, |c| c == ':');
             let delim = find_unquoted(row.content, |c| c == h.delim);
             let is_row = match (colon, delim) {
@@ -488,17 +497,7 @@ impl<'a> Parser<'a> {
         let saved_span = self.span;
         let mut map = Map::new();
         let mut count = 0;
-        while let Some(row) = self.peek() {
-            if row.depth <= depth {
-                break;
-            }
-            if row.depth > depth + 1 {
-                if !self.strict {
-                    self.pos += 1;
-                    continue;
-                }
-                return Err(self.over_indented(&row, depth + 1));
-            }
+        while let Some(row) = self.next_in_scope(depth)? {
             let Some(colon) = find_unquoted(row.content, |c| c == ':') else {
                 if !self.strict {
                     self.pos += 1;
@@ -533,17 +532,7 @@ impl<'a> Parser<'a> {
     fn list_items(&mut self, line: &Line<'a>, h: &Header<'a>, depth: usize) -> Result<Value> {
         let saved_span = self.span;
         let mut items = Vec::new();
-        while let Some(item) = self.peek() {
-            if item.depth <= depth {
-                break;
-            }
-            if item.depth > depth + 1 {
-                if !self.strict {
-                    self.pos += 1;
-                    continue;
-                }
-                return Err(self.over_indented(&item, depth + 1));
-            }
+        while let Some(item) = self.next_in_scope(depth)? {
             let rest = if item.content == "-" {
                 None
             } else if let Some(r) = item.content.strip_prefix("- ") {
