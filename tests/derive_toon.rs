@@ -187,3 +187,89 @@ fn recursive_types_and_maps() {
     assert_eq!(err.path(), Some("tags.a"));
     assert!(err.message().contains("outside the range of u8"));
 }
+
+/// A source id, written as the bare number.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct SourceId(u32);
+
+/// Whether the sources answer the question.
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(tag = "status", rename_all = "snake_case")]
+enum Finding {
+    /// The sources answer it.
+    Found {
+        /// The answer, in one sentence.
+        answer: String,
+        /// Numbers of the sources that support it.
+        citations: Vec<SourceId>,
+    },
+    /// No source answers it.
+    NotFound {
+        /// Why not, briefly.
+        reason: String,
+    },
+    /// The question cannot be answered from text.
+    Unanswerable,
+}
+
+/// An answer to a question about a set of numbered sources.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Answer {
+    /// The question, restated.
+    question: String,
+    finding: Finding,
+}
+
+#[test]
+fn tagged_enums_and_newtypes() {
+    let found = Answer {
+        question: "When does the contract end?".into(),
+        finding: Finding::Found {
+            answer: "In 2025.".into(),
+            citations: vec![SourceId(2), SourceId(5)],
+        },
+    };
+    let text = found.to_toon();
+    assert_eq!(
+        text,
+        "question: When does the contract end?\nfinding:\n  status: found\n  answer: In 2025.\n  citations[2]: 2,5"
+    );
+    assert_eq!(Answer::from_toon(&text).unwrap(), found);
+    for finding in [
+        Finding::NotFound {
+            reason: "not in the sources".into(),
+        },
+        Finding::Unanswerable,
+    ] {
+        let x = Answer {
+            question: "q".into(),
+            finding,
+        };
+        assert_eq!(Answer::from_toon(&x.to_toon()).unwrap(), x);
+    }
+    insta::assert_snapshot!("answer_prompt", Answer::toon_prompt());
+
+    let err = Answer::from_toon("question: q\nfinding:\n  status: maybe").unwrap_err();
+    assert_eq!(
+        (err.kind(), err.path()),
+        (ParseErrorKind::InvalidValue, Some("finding.status"))
+    );
+    let err = Answer::from_toon("question: q\nfinding:\n  reason: x").unwrap_err();
+    assert_eq!(
+        (err.kind(), err.path()),
+        (ParseErrorKind::MissingField, Some("finding.status"))
+    );
+    let err = Answer::from_toon("question: q\nfinding:\n  status: found\n  answer: a").unwrap_err();
+    assert_eq!(err.path(), Some("finding.citations"));
+    // The tag forgives case, like any enum value; the other variant's fields are reported, not read.
+    let reply = Answer::from_toon_with_report(
+        "question: q\nfinding:\n  status: Not_Found\n  reason: r\n  answer: stray",
+    )
+    .unwrap();
+    assert_eq!(
+        reply.value.finding,
+        Finding::NotFound { reason: "r".into() }
+    );
+    let kinds: Vec<_> = reply.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [RepairKind::EnumCase, RepairKind::IgnoredKey]);
+}

@@ -38,7 +38,7 @@
 /// What generated code reaches; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::typed::{Cx, EnumShape, FieldShape, StructShape};
+    pub use crate::typed::{Cx, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape};
     pub use serde_json::{Map, Value};
 }
 

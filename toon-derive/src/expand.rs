@@ -1,10 +1,10 @@
 //! Expand: thin impls that describe the type and call into `toon_core::__private`.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-
-use crate::ast::{Body, Container};
+use toon_derive_internals::ast::{Body, Container, Field};
+use toon_derive_internals::shape::shape_expr;
 
 pub fn expand(c: &Container<'_>) -> TokenStream {
     let krate = c
@@ -14,106 +14,159 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         .map_or_else(|| quote!(::toon_core), |p| quote!(#p));
     let ident = &c.input.ident;
     let name = ident.to_string();
-    let doc = &c.doc;
     let mut generics = c.input.generics.clone();
     for param in generics.type_params_mut() {
         param.bounds.push(syn::parse_quote!(__toon::Toon));
     }
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
+    let shape = shape_expr(c, &quote!(__toon::Toon));
 
-    let body = match &c.body {
+    let (to_value, from_value, extra) = match &c.body {
         Body::Struct(fields) => {
-            let live: Vec<_> = fields.iter().filter(|f| !f.skip).collect();
-            let shapes = live.iter().map(|f| {
-                let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.default);
-                quote_spanned! {ty.span()=>
-                    __toon::__private::FieldShape {
-                        name: #wire,
-                        doc: #doc,
-                        shape: <#ty as __toon::Toon>::__shape_ref(),
-                        optional: #default || <#ty as __toon::Toon>::__missing().is_some(),
-                    }
-                }
-            });
-            let to_value = live.iter().map(|f| {
-                let (wire, id) = (&f.wire, f.ident);
-                quote! { __map.insert(::std::string::String::from(#wire), __toon::Toon::__to_value(&self.#id)); }
-            });
-            let wires = live.iter().map(|f| &f.wire);
-            let reads = fields.iter().map(|f| {
-                let (id, wire, ty) = (f.ident, &f.wire, f.ty);
-                if f.skip {
-                    quote_spanned! {ty.span()=> #id: ::core::default::Default::default() }
-                } else if f.default {
-                    quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(__map, #wire)? }
-                } else {
-                    quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(__map, #wire)? }
-                }
-            });
-            quote! {
-                fn __shape() -> __toon::Shape {
-                    __toon::Shape::Struct(__toon::__private::StructShape {
-                        name: #name,
-                        doc: #doc,
-                        fields: ::std::vec![#(#shapes),*],
-                    })
-                }
-                fn __to_value(&self) -> __toon::__private::Value {
+            let inserts = inserts(fields, |id| quote!(&self.#id));
+            let read = read_fields(fields, quote!(Self));
+            (
+                quote! {
                     let mut __map = __toon::__private::Map::new();
-                    #(#to_value)*
+                    #inserts
                     __toon::__private::Value::Object(__map)
-                }
-                fn __from_value(
-                    __value: &__toon::__private::Value,
-                    __cx: &mut __toon::__private::Cx,
-                ) -> ::core::result::Result<Self, __toon::ParseError> {
+                },
+                quote! {
                     let __map = __cx.object(__value, #name)?;
-                    __cx.ignore_unknown(__map, &[#(#wires),*]);
-                    ::core::result::Result::Ok(Self { #(#reads),* })
-                }
-            }
+                    #read
+                },
+                quote! {
+                    fn __shape_ref() -> __toon::Shape {
+                        __toon::Shape::Named { name: #name, shape: <Self as __toon::Toon>::__shape }
+                    }
+                },
+            )
         }
+        Body::Newtype(ty) => (
+            quote! { __toon::Toon::__to_value(&self.0) },
+            quote_spanned! {ty.span()=> <#ty as __toon::Toon>::__from_value(__value, __cx).map(Self) },
+            quote_spanned! {ty.span()=>
+                fn __shape_ref() -> __toon::Shape { <#ty as __toon::Toon>::__shape_ref() }
+                fn __missing() -> ::core::option::Option<Self> { <#ty as __toon::Toon>::__missing().map(Self) }
+            },
+        ),
         Body::UnitEnum(variants) => {
             let wires: Vec<_> = variants.iter().map(|v| &v.wire).collect();
-            let docs = variants.iter().map(|v| &v.doc);
-            let idents: Vec<_> = variants.iter().map(|v| &v.ident).collect();
+            let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
             let indices = 0..variants.len();
-            quote! {
-                fn __shape() -> __toon::Shape {
-                    __toon::Shape::Enum(__toon::__private::EnumShape {
-                        name: #name,
-                        doc: #doc,
-                        variants: ::std::vec![#((#wires, #docs)),*],
-                    })
-                }
-                fn __to_value(&self) -> __toon::__private::Value {
+            (
+                quote! {
                     __toon::__private::Value::String(::std::string::String::from(match self {
                         #(Self::#idents => #wires),*
                     }))
-                }
-                fn __from_value(
-                    __value: &__toon::__private::Value,
-                    __cx: &mut __toon::__private::Cx,
-                ) -> ::core::result::Result<Self, __toon::ParseError> {
+                },
+                quote! {
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    let __i = __cx.variant(__value, __NAMES)?;
-                    #(if __i == #indices { return ::core::result::Result::Ok(Self::#idents); })*
-                    ::core::result::Result::Err(__cx.error(__toon::ParseErrorKind::InvalidValue, "unknown variant"))
+                    match __cx.variant(__value, __NAMES)? {
+                        #(#indices => ::core::result::Result::Ok(Self::#idents),)*
+                        _ => ::core::unreachable!("Cx::variant returns an index into the names"),
+                    }
+                },
+                quote!(),
+            )
+        }
+        Body::Tagged { tag, variants } => {
+            let wires: Vec<_> = variants.iter().map(|v| &v.wire).collect();
+            let arms_to = variants.iter().map(|v| {
+                let (vid, wire) = (v.ident, &v.wire);
+                let binds: Vec<_> = v.fields.iter().map(|f| f.ident).collect();
+                let locals: Vec<_> = v.fields.iter().map(|f| format_ident!("__f_{}", f.ident)).collect();
+                let inserts = inserts(&v.fields, |id| {
+                    let local = format_ident!("__f_{}", id);
+                    quote!(#local)
+                });
+                quote! {
+                    Self::#vid { #(#binds: #locals,)* } => {
+                        let _ = (#(&#locals,)*);
+                        __map.insert(::std::string::String::from(#tag), __toon::__private::Value::String(::std::string::String::from(#wire)));
+                        #inserts
+                    }
                 }
-            }
+            });
+            let arms_from = variants.iter().enumerate().map(|(i, v)| {
+                let vid = v.ident;
+                let read = read_fields_with(&v.fields, quote!(Self::#vid), Some(tag));
+                quote! { #i => { #read } }
+            });
+            (
+                quote! {
+                    let mut __map = __toon::__private::Map::new();
+                    match self { #(#arms_to)* }
+                    __toon::__private::Value::Object(__map)
+                },
+                quote! {
+                    let __map = __cx.object(__value, #name)?;
+                    const __NAMES: &[&str] = &[#(#wires),*];
+                    match __cx.tag(__map, #tag, __NAMES)? {
+                        #(#arms_from)*
+                        _ => ::core::unreachable!("Cx::tag returns an index into the names"),
+                    }
+                },
+                quote! {
+                    fn __shape_ref() -> __toon::Shape {
+                        __toon::Shape::Named { name: #name, shape: <Self as __toon::Toon>::__shape }
+                    }
+                },
+            )
         }
     };
 
     quote! {
         const _: () = {
             use #krate as __toon;
+            #[automatically_derived]
             impl #impl_g __toon::Toon for #ident #ty_g #where_g {
-                #body
-                fn __shape_ref() -> __toon::Shape {
-                    __toon::Shape::Named { name: #name, shape: <Self as __toon::Toon>::__shape }
+                fn __shape() -> __toon::Shape { #shape }
+                fn __to_value(&self) -> __toon::__private::Value { #to_value }
+                fn __from_value(
+                    __value: &__toon::__private::Value,
+                    __cx: &mut __toon::__private::Cx,
+                ) -> ::core::result::Result<Self, __toon::ParseError> {
+                    #from_value
                 }
+                #extra
             }
         };
+    }
+}
+
+/// `__map.insert("wire", value)` for each live field; `access` spells the field's value.
+fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) -> TokenStream {
+    let lines = fields.iter().filter(|f| !f.skip).map(|f| {
+        let wire = &f.wire;
+        let value = access(f.ident);
+        quote! { __map.insert(::std::string::String::from(#wire), __toon::Toon::__to_value(#value)); }
+    });
+    quote!(#(#lines)*)
+}
+
+fn read_fields(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
+    read_fields_with(fields, ctor, None)
+}
+
+/// Reports unknown keys, then builds `ctor { field: cx.field(..)?, .. }`.
+fn read_fields_with(fields: &[Field<'_>], ctor: TokenStream, tag: Option<&String>) -> TokenStream {
+    let known = tag
+        .into_iter()
+        .chain(fields.iter().filter(|f| !f.skip).map(|f| &f.wire));
+    let reads = fields.iter().map(|f| {
+        let (id, wire, ty) = (f.ident, &f.wire, f.ty);
+        if f.skip {
+            quote_spanned! {ty.span()=> #id: ::core::default::Default::default() }
+        } else if f.default {
+            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(__map, #wire)? }
+        } else {
+            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(__map, #wire)? }
+        }
+    });
+    quote! {
+        __cx.ignore_unknown(__map, &[#(#known),*]);
+        ::core::result::Result::Ok(#ctor { #(#reads),* })
     }
 }
 

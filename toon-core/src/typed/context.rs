@@ -134,6 +134,28 @@ impl Cx {
         out
     }
 
+    /// Reads the tag of an internally tagged enum and matches it to a variant.
+    pub fn tag(
+        &mut self,
+        map: &Map<String, Value>,
+        tag: &str,
+        names: &[&str],
+    ) -> Result<usize, ParseError> {
+        self.path.push(Segment::Key(tag.to_owned()));
+        let out = match map.get(tag) {
+            Some(v) => self.variant(v, names),
+            None => Err(self.error(
+                ParseErrorKind::MissingField,
+                format!(
+                    "the tag `{tag}` is missing; it names which form this is: {}",
+                    names.join(", ")
+                ),
+            )),
+        };
+        self.path.pop();
+        out
+    }
+
     /// Matches a unit-enum value against the variants' wire names, forgiving letter case (reported).
     pub fn variant(&mut self, value: &Value, names: &[&str]) -> Result<usize, ParseError> {
         let Some(text) = value.as_str() else {

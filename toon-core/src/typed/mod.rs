@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 pub use context::Cx;
-pub use shape::{EnumShape, FieldShape, Shape, StructShape};
+pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
 
 use crate::{decode_reply_with_report, encode, ParseError, Reply};
 
@@ -44,6 +44,12 @@ pub trait Toon: Sized {
     #[doc(hidden)]
     fn __missing() -> Option<Self> {
         None
+    }
+
+    /// May a field of this type be missing from the reply?
+    #[doc(hidden)]
+    fn __optional() -> bool {
+        Self::__missing().is_some()
     }
 
     /// Reads a model's reply: the tolerant [`decode_reply`](crate::decode_reply),

@@ -108,7 +108,12 @@ impl Out {
             Shape::Option(inner) if !inner.is_primitive() => inner.resolve(),
             other => other,
         };
-        let mut doc = f.doc.to_owned();
+        // A field without a doc comment shows its type's.
+        let mut doc = if f.doc.is_empty() {
+            type_doc(&shape).to_owned()
+        } else {
+            f.doc.to_owned()
+        };
         if let Shape::Enum(e) = &shape {
             if self.comments {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(e)));
@@ -133,26 +138,22 @@ impl Out {
                 } else {
                     self.comment(depth, &doc);
                     self.lines.push(format!("{pad}{key}[N]:"));
-                    if let Shape::Struct(s) = item.resolve() {
-                        let start = self.lines.len();
-                        self.fields(&s.fields, depth + 2);
-                        // The first field rides on the hyphen line.
-                        if let Some(first) = self
-                            .lines
-                            .iter()
-                            .skip(start)
-                            .position(|l| !l.trim_start().starts_with('#'))
-                        {
-                            let line = &mut self.lines[start + first];
-                            *line = format!("{}  - {}", pad, line.trim_start());
-                        }
+                    let start = self.lines.len();
+                    self.body(item, depth + 2);
+                    // The first field rides on the hyphen line.
+                    if let Some(first) = self.lines[start..]
+                        .iter()
+                        .position(|l| !l.trim_start().starts_with('#'))
+                    {
+                        let line = &mut self.lines[start + first];
+                        *line = format!("{pad}  - {}", line.trim_start());
                     }
                 }
             }
-            Shape::Struct(s) => {
+            Shape::Struct(_) | Shape::Tagged(_) => {
                 self.comment(depth, &doc);
                 self.lines.push(format!("{pad}{key}:"));
-                self.fields(&s.fields, depth + 1);
+                self.body(&shape, depth + 1);
             }
             Shape::Map(value) => {
                 self.comment(depth, &doc);
@@ -165,6 +166,28 @@ impl Out {
                 self.lines
                     .push(format!("{pad}{key}: {}", placeholder(other)));
             }
+        }
+    }
+
+    /// The lines inside an object of this shape: a struct's fields, or a tagged
+    /// enum's tag followed by each variant's fields under a `# if tag is …` line.
+    fn body(&mut self, shape: &Shape, depth: usize) {
+        match shape.resolve() {
+            Shape::Struct(s) => self.fields(&s.fields, depth),
+            Shape::Tagged(t) => {
+                let pad = "  ".repeat(depth);
+                let names: Vec<&str> = t.variants.iter().map(|v| v.name).collect();
+                self.lines
+                    .push(format!("{pad}{}: <{}>", encode_key(t.tag), names.join("|")));
+                for v in &t.variants {
+                    if self.comments {
+                        let doc = join_doc(&format!("If {} is {}:", t.tag, v.name), v.doc);
+                        self.comment(depth, &doc);
+                    }
+                    self.fields(&v.fields, depth);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -182,6 +205,15 @@ impl Out {
                 self.comment(depth, &format!("  {}: {}", c.name, doc.replace('\n', " ")));
             }
         }
+    }
+}
+
+fn type_doc(shape: &Shape) -> &'static str {
+    match shape {
+        Shape::Struct(s) => s.doc,
+        Shape::Enum(e) => e.doc,
+        Shape::Tagged(t) => t.doc,
+        _ => "",
     }
 }
 
@@ -218,6 +250,11 @@ fn render(shape: &Shape, comments: bool) -> Vec<String> {
             out.stack.push(s.name);
             out.comment(0, s.doc);
             out.fields(&s.fields, 0);
+        }
+        Shape::Tagged(t) => {
+            out.stack.push(t.name);
+            out.comment(0, t.doc);
+            out.body(shape, 0);
         }
         Shape::List(item) => match table_fields(&item) {
             Some(cols) => out.lines.push(format!("[N]{}:", field_list(&cols))),

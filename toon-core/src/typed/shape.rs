@@ -28,6 +28,8 @@ pub enum Shape {
     Struct(StructShape),
     /// An enum of unit variants, written as one of its names.
     Enum(EnumShape),
+    /// An internally tagged enum: an object whose tag field names the variant.
+    Tagged(TaggedShape),
     /// Another type that derives `Toon`, described on demand (so recursive types work).
     Named {
         /// The Rust name of the type.
@@ -70,6 +72,30 @@ pub struct EnumShape {
     pub doc: &'static str,
     /// Each variant's wire name and doc comment, in declaration order.
     pub variants: Vec<(&'static str, &'static str)>,
+}
+
+/// An internally tagged enum.
+#[derive(Debug, Clone)]
+pub struct TaggedShape {
+    /// The Rust name of the type.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// The key that names the variant.
+    pub tag: &'static str,
+    /// Each variant, in declaration order.
+    pub variants: Vec<VariantShape>,
+}
+
+/// One variant of a tagged enum.
+#[derive(Debug, Clone)]
+pub struct VariantShape {
+    /// The tag's value for this variant.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Its fields (none for a unit variant).
+    pub fields: Vec<FieldShape>,
 }
 
 impl Shape {

@@ -1,0 +1,288 @@
+//! Parse and validate: the input as a small model of our own, or every error at its span.
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, GenericArgument, PathArguments, Type};
+
+use crate::attr::{self, Attrs};
+
+/// A type deriving one of our traits.
+pub struct Container<'a> {
+    pub input: &'a DeriveInput,
+    pub attrs: Attrs,
+    pub doc: String,
+    pub body: Body<'a>,
+}
+
+/// The shapes the derives accept.
+pub enum Body<'a> {
+    /// `struct S { a: A, b: B }`
+    Struct(Vec<Field<'a>>),
+    /// `struct Id(String)`: written as the inner value.
+    Newtype(&'a Type),
+    /// `enum E { A, B }`: written as one of the names.
+    UnitEnum(Vec<Variant<'a>>),
+    /// `#[toon(tag = "kind")] enum E { A { x: X }, B }`: an object whose `kind` names the variant.
+    Tagged {
+        tag: String,
+        variants: Vec<Variant<'a>>,
+    },
+}
+
+pub struct Field<'a> {
+    pub ident: &'a syn::Ident,
+    pub ty: &'a Type,
+    /// The key on the wire.
+    pub wire: String,
+    pub doc: String,
+    pub default: bool,
+    pub skip: bool,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a syn::Ident,
+    pub wire: String,
+    pub doc: String,
+    /// Named fields of a struct variant; empty for a unit variant.
+    pub fields: Vec<Field<'a>>,
+}
+
+impl<'a> Container<'a> {
+    /// Reads the input for the derive named `derive` (for messages), collecting
+    /// every error rather than stopping at the first.
+    pub fn from_ast(input: &'a DeriveInput, derive: &str) -> Result<Self, syn::Error> {
+        let mut errors = Vec::new();
+        let attrs = attr::parse(&input.attrs, &mut errors);
+        let doc = attr::docs(&input.attrs);
+        let err = |errors: &mut Vec<syn::Error>, tokens: &dyn quote::ToTokens, msg: String| {
+            errors.push(syn::Error::new_spanned(tokens, msg));
+        };
+        let body = match &input.data {
+            Data::Struct(s) => match &s.fields {
+                Fields::Named(named) => {
+                    Body::Struct(fields(&named.named, &attrs, derive, &mut errors))
+                }
+                Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+                    let ty = &u.unnamed[0].ty;
+                    check_type(ty, derive, &mut errors);
+                    Body::Newtype(ty)
+                }
+                Fields::Unnamed(u) => {
+                    err(&mut errors, u, format!(
+                        "#[derive({derive})] does not support tuple structs of more than one field: their values have no keys; name the fields (`struct Point {{ x: f64, y: f64 }}`)"
+                    ));
+                    Body::Struct(Vec::new())
+                }
+                Fields::Unit => {
+                    err(&mut errors, &input.ident, format!(
+                        "#[derive({derive})] on a unit struct has nothing to read; give it named fields"
+                    ));
+                    Body::Struct(Vec::new())
+                }
+            },
+            Data::Enum(e) => {
+                if e.variants.is_empty() {
+                    err(&mut errors, &input.ident, format!(
+                        "#[derive({derive})] on an enum with no variants: no value could be read; add variants"
+                    ));
+                }
+                let mut variants = Vec::new();
+                for v in &e.variants {
+                    let a = attr::parse(&v.attrs, &mut errors);
+                    let name = v.ident.to_string();
+                    let fields = match &v.fields {
+                        Fields::Unit => Vec::new(),
+                        Fields::Unnamed(f) => {
+                            err(&mut errors, f, format!(
+                                "#[derive({derive})] does not support tuple variants; use a struct variant with named fields (`{name} {{ value: T }}`)"
+                            ));
+                            Vec::new()
+                        }
+                        Fields::Named(f) => {
+                            if attrs.tag.is_none() {
+                                err(&mut errors, f, format!(
+                                    "#[derive({derive})] needs `#[toon(tag = \"kind\")]` on an enum with struct variants, so the reply names the variant in a field"
+                                ));
+                            }
+                            fields(&f.named, &Attrs::default(), derive, &mut errors)
+                        }
+                    };
+                    variants.push(Variant {
+                        ident: &v.ident,
+                        wire: a
+                            .rename
+                            .or_else(|| attrs.rename_all.map(|r| r.apply(&name, true)))
+                            .unwrap_or(name),
+                        doc: attr::docs(&v.attrs),
+                        fields,
+                    });
+                }
+                match &attrs.tag {
+                    Some(tag) => Body::Tagged {
+                        tag: tag.clone(),
+                        variants,
+                    },
+                    None => Body::UnitEnum(variants),
+                }
+            }
+            Data::Union(u) => {
+                err(&mut errors, &u.union_token, format!(
+                    "#[derive({derive})] does not support unions; use a struct with named fields or an enum"
+                ));
+                Body::Struct(Vec::new())
+            }
+        };
+        if let Some(lt) = input.generics.lifetimes().next() {
+            err(&mut errors, lt, format!(
+                "#[derive({derive})] reads owned values; remove the lifetime and use owned types (`String`, not `&str`)"
+            ));
+        }
+        if attrs.tag.is_some() && !matches!(input.data, Data::Enum(_)) {
+            err(
+                &mut errors,
+                &input.ident,
+                "`#[toon(tag = ...)]` applies to enums only".to_owned(),
+            );
+        }
+        let container = Container {
+            input,
+            attrs,
+            doc,
+            body,
+        };
+        container.validate(&mut errors);
+        match errors.into_iter().reduce(|mut a, b| {
+            a.combine(b);
+            a
+        }) {
+            Some(e) => Err(e),
+            None => Ok(container),
+        }
+    }
+
+    /// Rules that span several items: no two keys or variant names alike, and
+    /// no struct-variant field that reuses the tag's key.
+    fn validate(&self, errors: &mut Vec<syn::Error>) {
+        let dupes = |names: Vec<(&str, Span)>, errors: &mut Vec<syn::Error>| {
+            let mut seen: Vec<&str> = Vec::new();
+            for (name, span) in names {
+                if seen.contains(&name) {
+                    errors.push(syn::Error::new(
+                        span,
+                        format!("two fields or variants are written as `{name}`; rename one"),
+                    ));
+                }
+                seen.push(name);
+            }
+        };
+        fn live<'f>(fields: &'f [Field<'_>]) -> Vec<(&'f str, Span)> {
+            fields
+                .iter()
+                .filter(|f| !f.skip)
+                .map(|f| (f.wire.as_str(), f.ident.span()))
+                .collect()
+        }
+        match &self.body {
+            Body::Struct(fields) => dupes(live(fields), errors),
+            Body::Newtype(_) => {}
+            Body::UnitEnum(vs) => dupes(
+                vs.iter()
+                    .map(|v| (v.wire.as_str(), v.ident.span()))
+                    .collect(),
+                errors,
+            ),
+            Body::Tagged { tag, variants } => {
+                dupes(
+                    variants
+                        .iter()
+                        .map(|v| (v.wire.as_str(), v.ident.span()))
+                        .collect(),
+                    errors,
+                );
+                for v in variants {
+                    dupes(live(&v.fields), errors);
+                    for f in v.fields.iter().filter(|f| f.wire == *tag) {
+                        errors.push(syn::Error::new(
+                            f.ident.span(),
+                            format!("field `{tag}` clashes with the enum's tag key; rename the field or the tag"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn fields<'a>(
+    named: &'a syn::punctuated::Punctuated<syn::Field, syn::Token![,]>,
+    container: &Attrs,
+    derive: &str,
+    errors: &mut Vec<syn::Error>,
+) -> Vec<Field<'a>> {
+    named
+        .iter()
+        .map(|f| {
+            let a = attr::parse(&f.attrs, errors);
+            let ident = f.ident.as_ref().expect("named field");
+            check_type(&f.ty, derive, errors);
+            let name = ident.to_string();
+            let name = name.strip_prefix("r#").unwrap_or(&name);
+            Field {
+                ident,
+                ty: &f.ty,
+                wire: a
+                    .rename
+                    .clone()
+                    .or_else(|| container.rename_all.map(|r| r.apply(name, false)))
+                    .unwrap_or_else(|| name.to_owned()),
+                doc: attr::docs(&f.attrs),
+                default: a.default || container.default,
+                skip: a.skip,
+            }
+        })
+        .collect()
+}
+
+/// Refuses field types no model reply can fill: borrowed types, maps with
+/// non-text keys, tuples.
+fn check_type(ty: &Type, derive: &str, errors: &mut Vec<syn::Error>) {
+    match ty {
+        Type::Reference(r) => errors.push(syn::Error::new_spanned(
+            r,
+            format!("#[derive({derive})] reads owned values; a borrowed field cannot hold text from a reply. Use an owned type (`String` for `&str`)"),
+        )),
+        Type::Path(p) => {
+            let Some(last) = p.path.segments.last() else {
+                return;
+            };
+            let PathArguments::AngleBracketed(args) = &last.arguments else {
+                return;
+            };
+            let types: Vec<&Type> = args
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            if last.ident == "BTreeMap" || last.ident == "HashMap" {
+                if let Some(key) = types.first() {
+                    if !matches!(key, Type::Path(k) if k.path.is_ident("String")) {
+                        errors.push(syn::Error::new_spanned(
+                            key,
+                            "map keys must be `String`: TOON and JSON keys are text. Use `BTreeMap<String, _>` and convert the keys after reading",
+                        ));
+                    }
+                }
+            }
+            for t in types {
+                check_type(t, derive, errors);
+            }
+        }
+        Type::Tuple(t) if !t.elems.is_empty() => errors.push(syn::Error::new_spanned(
+            t,
+            format!("#[derive({derive})] does not support tuple fields; use a struct with named fields"),
+        )),
+        _ => {}
+    }
+}

@@ -1,0 +1,77 @@
+//! The expression that describes a type as a `toon_core::Shape`, shared by both
+//! derives; `describe` is the trait whose `__shape_ref` a field's type is asked for.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Body, Container, Field};
+
+/// `__toon::__private::FieldShape { .. }` for each live field.
+pub fn field_shapes<'a>(
+    fields: &'a [Field<'a>],
+    describe: &'a TokenStream,
+) -> impl Iterator<Item = TokenStream> + 'a {
+    fields.iter().filter(|f| !f.skip).map(move |f| {
+        let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.default);
+        quote_spanned! {ty.span()=>
+            __toon::__private::FieldShape {
+                name: #wire,
+                doc: #doc,
+                shape: <#ty as #describe>::__shape_ref(),
+                optional: #default || <#ty as #describe>::__optional(),
+            }
+        }
+    })
+}
+
+/// The body of `fn __shape() -> __toon::Shape`.
+pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
+    let name = c.input.ident.to_string();
+    let doc = &c.doc;
+    match &c.body {
+        Body::Struct(fields) => {
+            let fields = field_shapes(fields, describe);
+            quote! {
+                __toon::Shape::Struct(__toon::__private::StructShape {
+                    name: #name,
+                    doc: #doc,
+                    fields: ::std::vec![#(#fields),*],
+                })
+            }
+        }
+        Body::Newtype(ty) => quote_spanned! {ty.span()=> <#ty as #describe>::__shape() },
+        Body::UnitEnum(variants) => {
+            let wires = variants.iter().map(|v| &v.wire);
+            let docs = variants.iter().map(|v| &v.doc);
+            quote! {
+                __toon::Shape::Enum(__toon::__private::EnumShape {
+                    name: #name,
+                    doc: #doc,
+                    variants: ::std::vec![#((#wires, #docs)),*],
+                })
+            }
+        }
+        Body::Tagged { tag, variants } => {
+            let variants = variants.iter().map(|v| {
+                let (wire, vdoc) = (&v.wire, &v.doc);
+                let fields = field_shapes(&v.fields, describe);
+                quote! {
+                    __toon::__private::VariantShape {
+                        name: #wire,
+                        doc: #vdoc,
+                        fields: ::std::vec![#(#fields),*],
+                    }
+                }
+            });
+            quote! {
+                __toon::Shape::Tagged(__toon::__private::TaggedShape {
+                    name: #name,
+                    doc: #doc,
+                    tag: #tag,
+                    variants: ::std::vec![#(#variants),*],
+                })
+            }
+        }
+    }
+}
