@@ -2,56 +2,10 @@
 
 use std::collections::BTreeMap;
 
+mod common;
+
+use common::types::*;
 use toon_core::{ParseErrorKind, RepairKind, Toon, ToonOutputParser};
-
-/// How serious a violation is.
-#[derive(Debug, Clone, PartialEq, Toon)]
-#[toon(rename_all = "UPPERCASE")]
-enum Severity {
-    /// Must be fixed before release.
-    High,
-    Medium,
-    Low,
-}
-
-#[derive(Debug, Clone, PartialEq, Toon)]
-enum Status {
-    #[toon(rename = "COMPLIANT")]
-    Compliant,
-    #[toon(rename = "NON_COMPLIANT")]
-    NonCompliant,
-}
-
-/// One rule the document breaks.
-#[derive(Debug, Clone, PartialEq, Toon)]
-struct Violation {
-    /// The rule family, e.g. privacy or retention.
-    category: String,
-    severity: Severity,
-    /// What is wrong, in one sentence.
-    description: String,
-    /// The id of the rule broken, e.g. R-12.
-    related_rule_id: String,
-    /// What to change.
-    remediation: String,
-}
-
-/// The result of checking a document against the rules.
-#[derive(Debug, Clone, PartialEq, Toon)]
-struct ComplianceAnalysis {
-    /// COMPLIANT only if no rule is broken.
-    compliance_status: Status,
-    /// Every violation found.
-    violations: Vec<Violation>,
-    /// Which rules were checked, briefly.
-    audit_trail: String,
-    /// One or two sentences for a voice assistant to say.
-    spoken_response: String,
-    #[toon(skip)]
-    internal_note: String,
-    #[serde(default)]
-    confidence: Option<f64>,
-}
 
 fn example() -> ComplianceAnalysis {
     ComplianceAnalysis {
@@ -133,7 +87,7 @@ fn a_missing_required_field_names_its_path() {
     assert_eq!(err.path(), Some("violations[0].severity"));
     assert_eq!(
         err.to_string(),
-        "TOON_PARSE_FAILURE: at `violations[0].severity`: required field `severity` is missing from the reply"
+        "TOON_PARSE_FAILURE: line 3, at `violations[0].severity`: required field `severity` is missing from the reply"
     );
 }
 
@@ -186,38 +140,6 @@ fn recursive_types_and_maps() {
     let err = Node::from_toon("name: x\nchildren: []\ntags:\n  a: 300").unwrap_err();
     assert_eq!(err.path(), Some("tags.a"));
     assert!(err.message().contains("outside the range of u8"));
-}
-
-/// A source id, written as the bare number.
-#[derive(Debug, Clone, PartialEq, Toon)]
-struct SourceId(u32);
-
-/// Whether the sources answer the question.
-#[derive(Debug, Clone, PartialEq, Toon)]
-#[toon(tag = "status", rename_all = "snake_case")]
-enum Finding {
-    /// The sources answer it.
-    Found {
-        /// The answer, in one sentence.
-        answer: String,
-        /// Numbers of the sources that support it.
-        citations: Vec<SourceId>,
-    },
-    /// No source answers it.
-    NotFound {
-        /// Why not, briefly.
-        reason: String,
-    },
-    /// The question cannot be answered from text.
-    Unanswerable,
-}
-
-/// An answer to a question about a set of numbered sources.
-#[derive(Debug, Clone, PartialEq, Toon)]
-struct Answer {
-    /// The question, restated.
-    question: String,
-    finding: Finding,
 }
 
 #[test]

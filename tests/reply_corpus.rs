@@ -1,95 +1,16 @@
 //! The broken-reply corpus (tests/replies/corpus.txt): realistic replies with the
 //! mistakes small models make, each with the value or refusal it must give.
 
+mod common;
+
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use common::corpus::{load, strings_survive};
 use toon_core::{decode_reply_with_report, json_model_eq};
-
-struct Case {
-    name: String,
-    reply: String,
-    value: Option<Value>,
-    repairs: Option<String>,
-    error: Option<String>,
-    line: Option<usize>,
-    says: Option<String>,
-}
-
-fn load() -> Vec<Case> {
-    let text = include_str!("replies/corpus.txt");
-    let mut cases = Vec::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        let Some(name) = line.strip_prefix("### ") else {
-            continue;
-        };
-        let mut reply = Vec::new();
-        while let Some(l) = lines.peek() {
-            if l.starts_with("=== ") {
-                break;
-            }
-            reply.push(lines.next().unwrap());
-        }
-        let mut case = Case {
-            name: name.to_owned(),
-            reply: reply.join("\n"),
-            value: None,
-            repairs: None,
-            error: None,
-            line: None,
-            says: None,
-        };
-        while let Some(l) = lines.peek().copied() {
-            let Some(directive) = l.strip_prefix("=== ") else {
-                break;
-            };
-            lines.next();
-            match directive.split_once(' ').unwrap_or((directive, "")) {
-                ("value", _) => {
-                    let mut json = String::new();
-                    while let Some(l) = lines.peek() {
-                        if l.starts_with("===") || l.starts_with("###") {
-                            break;
-                        }
-                        json.push_str(lines.next().unwrap());
-                    }
-                    case.value =
-                        Some(serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: {e}")));
-                }
-                ("repairs", _) => case.repairs = Some(lines.next().unwrap_or("").trim().to_owned()),
-                ("error", kind) => case.error = Some(kind.to_owned()),
-                ("line", n) => case.line = Some(n.parse().unwrap()),
-                ("says", text) => case.says = Some(text.to_owned()),
-                (other, _) => panic!("{name}: unknown directive {other}"),
-            }
-        }
-        cases.push(case);
-    }
-    cases
-}
-
-/// Every string in `v` must appear, byte for byte, in the reply: a repair never rewrites data.
-fn strings_survive(v: &Value, reply: &str) -> Result<(), String> {
-    match v {
-        Value::String(s) if !reply.contains(s.as_str()) => {
-            Err(format!("string {s:?} is not in the reply"))
-        }
-        Value::Array(a) => a.iter().try_for_each(|x| strings_survive(x, reply)),
-        Value::Object(m) => m.iter().try_for_each(|(k, x)| {
-            if reply.contains(k.as_str()) {
-                strings_survive(x, reply)
-            } else {
-                Err(format!("key {k:?} is not in the reply"))
-            }
-        }),
-        _ => Ok(()),
-    }
-}
 
 #[test]
 fn corpus() {
-    let cases = load();
+    let cases = load(include_str!("replies/corpus.txt"));
     let mut failures = Vec::new();
     let mut per_group: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &cases {

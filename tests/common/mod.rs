@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod corpus;
+pub mod types;
+
 use std::path::Path;
 
 use serde_json::Value;

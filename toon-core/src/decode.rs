@@ -1,5 +1,7 @@
 //! The spec decoder: TOON text to `serde_json::Value`, exactly as SPEC v4.1 says.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::header::{parse_header, Field, Header, HeaderParse};
@@ -27,7 +29,7 @@ use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 /// # Errors
 /// A [`DecodeError`] with the line, column and kind of the first problem found.
 pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError> {
-    decode_lenient(input, options, Leniency::default()).map(|(v, _)| v)
+    decode_lenient(input, options, Leniency::default()).map(|d| d.value)
 }
 
 /// The strict-mode failures the reply decoder may forgive; each forgiven one
@@ -43,6 +45,28 @@ pub(crate) struct Leniency {
     pub malformed_rows: bool,
     /// `key: value` lines under an array header instead of rows or `- ` items.
     pub record_blocks: bool,
+    /// Record the line of every field, row and item (see [`Decoded::lines`]).
+    pub track_lines: bool,
+}
+
+/// What a lenient decode returns.
+#[derive(Debug)]
+pub(crate) struct Decoded {
+    pub value: Value,
+    pub notes: Vec<Note>,
+    /// With `track_lines`: the line each value starts on, by path (`violations[1].severity`).
+    pub lines: HashMap<String, usize>,
+}
+
+/// The line of the value at `path`, or of its nearest enclosing value that has one.
+pub(crate) fn line_of(lines: &HashMap<String, usize>, path: &str) -> Option<usize> {
+    let mut p = path;
+    loop {
+        if let Some(&l) = lines.get(p) {
+            return Some(l);
+        }
+        p = &p[..p.rfind(['.', '['])?];
+    }
 }
 
 /// Something a lenient decode forgave, by the line it happened on.
@@ -71,7 +95,7 @@ pub(crate) fn decode_lenient(
     input: &str,
     options: &DecodeOptions,
     leniency: Leniency,
-) -> Result<(Value, Vec<Note>), DecodeError> {
+) -> Result<Decoded, DecodeError> {
     let lines = split_lines(
         input,
         options.indent_size,
@@ -86,9 +110,15 @@ pub(crate) fn decode_lenient(
         max_depth: options.max_depth,
         span: 0,
         notes: Vec::new(),
+        path: String::new(),
+        line_index: HashMap::new(),
     };
     let value = p.document()?;
-    Ok((value, p.notes))
+    Ok(Decoded {
+        value,
+        notes: p.notes,
+        lines: p.line_index,
+    })
 }
 
 struct Parser<'a> {
@@ -101,11 +131,38 @@ struct Parser<'a> {
     /// §12), where blank lines are strict-mode errors.
     span: usize,
     notes: Vec<Note>,
+    /// With `track_lines`: the path of the value being read, and the lines recorded.
+    path: String,
+    line_index: HashMap<String, usize>,
 }
 
 type Result<T, E = DecodeError> = std::result::Result<T, E>;
 
 impl<'a> Parser<'a> {
+    /// Enters `key` (or `[index]`) of the path, recording `line` as where its
+    /// value starts; returns the path's length to restore with [`Parser::leave`].
+    fn enter(&mut self, key: Option<&str>, index: usize, line: usize) -> usize {
+        if !self.leniency.track_lines {
+            return 0;
+        }
+        let len = self.path.len();
+        match key {
+            Some(k) => {
+                if !self.path.is_empty() {
+                    self.path.push('.');
+                }
+                self.path.push_str(k);
+            }
+            None => self.path.push_str(&format!("[{index}]")),
+        }
+        self.line_index.entry(self.path.clone()).or_insert(line);
+        len
+    }
+
+    fn leave(&mut self, len: usize) {
+        self.path.truncate(len);
+    }
+
     fn peek(&self) -> Option<Line<'a>> {
         self.lines.get(self.pos).copied()
     }
@@ -281,7 +338,9 @@ impl<'a> Parser<'a> {
         match parse_header(content, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_some() => {
                 let key = h.key.clone().unwrap_or_default();
+                let mark = self.enter(Some(&key), 0, line.number);
                 let value = self.array_body(line, h, depth)?;
+                self.leave(mark);
                 return Ok((key, value));
             }
             HeaderParse::Header(_) if self.strict => {
@@ -309,6 +368,7 @@ impl<'a> Parser<'a> {
         let key_token = trim_spaces(&content[..colon]);
         let key = self.key(line, key_token)?;
         let rest = trim_spaces(&content[colon + 1..]);
+        let mark = self.enter(Some(&key), 0, line.number);
         let value = if rest.is_empty() {
             let mut map = Map::new();
             if self.peek().is_some_and(|next| next.depth > depth) {
@@ -320,6 +380,7 @@ impl<'a> Parser<'a> {
         } else {
             parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e))?
         };
+        self.leave(mark);
         Ok((key, value))
     }
 
@@ -440,6 +501,8 @@ impl<'a> Parser<'a> {
             self.claim(&row, !rows.is_empty() || saved_span > 0)?;
             self.span = saved_span + 1;
             let cells = split_unquoted(row.content, h.delim);
+            let mark = self.enter(None, rows.len(), row.number);
+            self.leave(mark);
             match self.row_object(&row, &cells, fields, width) {
                 Ok(obj) => rows.push(Value::Object(obj)),
                 Err(e) if self.leniency.malformed_rows && self.pos < self.lines.len() => {
@@ -521,6 +584,8 @@ impl<'a> Parser<'a> {
                 split_unquoted(rest, h.delim)
             };
             let obj = self.row_object(&row, &cells, fields, width)?;
+            let mark = self.enter(Some(&key), 0, row.number);
+            self.leave(mark);
             self.insert(&mut map, &row, key, Value::Object(obj))?;
         }
         self.span = saved_span;
@@ -545,10 +610,12 @@ impl<'a> Parser<'a> {
             };
             self.claim(&item, !items.is_empty() || saved_span > 0)?;
             self.span = saved_span + 1;
+            let mark = self.enter(None, items.len(), item.number);
             let value = match rest {
                 None => Value::Object(Map::new()),
                 Some(rest) => self.list_item(&item, rest, depth + 1)?,
             };
+            self.leave(mark);
             items.push(value);
         }
         self.span = saved_span;
@@ -578,6 +645,10 @@ impl<'a> Parser<'a> {
             let key = self.key(&line, trim_spaces(&line.content[..colon]))?;
             if current.contains_key(&key) || (line.blank_before.is_some() && !current.is_empty()) {
                 records.push(std::mem::take(&mut current));
+            }
+            if current.is_empty() {
+                let mark = self.enter(None, records.len(), line.number);
+                self.leave(mark);
             }
             let value = parse_value_token(rest).map_err(|e| self.lex_error(&line, rest, e))?;
             current.insert(key, value);

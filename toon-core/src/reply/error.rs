@@ -102,6 +102,15 @@ impl ParseError {
         e
     }
 
+    /// Gives an error located by path the line its value stood on.
+    pub(crate) fn place(&mut self, lines: &std::collections::HashMap<String, usize>) {
+        if self.0.line.is_none() {
+            if let Some(path) = &self.0.path {
+                self.0.line = crate::decode::line_of(lines, path);
+            }
+        }
+    }
+
     pub(crate) fn with_source(mut self, source: DecodeError) -> Self {
         self.0.source = Some(source);
         self

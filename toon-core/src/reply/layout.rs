@@ -5,11 +5,11 @@ use super::{Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::DecodeErrorKind;
 
-fn indent_of(line: &str) -> usize {
+pub(crate) fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
 }
 
-fn significant(line: &str) -> bool {
+pub(crate) fn significant(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty() && !t.starts_with('#')
 }

@@ -3,17 +3,19 @@
 
 mod error;
 mod json;
-mod layout;
+pub(crate) mod layout;
 mod report;
 mod strip;
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
 pub use error::{ParseError, ParseErrorKind};
 pub use report::{Repair, RepairKind, Reply};
 
-use crate::decode::{decode_lenient, Leniency, Note};
-use crate::{decode, DecodeError, DecodeErrorKind, DecodeOptions};
+use crate::decode::{decode_lenient, Decoded, Leniency, Note};
+use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 
 /// Decodes a model's reply into a JSON value, repairing what small models get wrong.
 ///
@@ -56,6 +58,31 @@ pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
 /// # Errors
 /// As [`decode_reply`].
 pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseError> {
+    decode_reply_guided(completion, None, false).map(|g| g.reply)
+}
+
+/// What the expected type adds to the reply decoder (the typed decoder's guide).
+pub(crate) trait Guide {
+    /// Does this line start the document (a known key, however malformed)? Lines
+    /// before the first line that starts a document are prose.
+    fn starts_document(&self, line: &str) -> bool;
+    /// Text repairs run on the stripped lines of a TOON reply before the untyped ones.
+    fn repair(&self, lines: &mut [String], repairs: &mut Vec<Repair>);
+}
+
+/// A decoded reply, and where each value stood when lines were tracked.
+pub(crate) struct Guided {
+    pub reply: Reply<Value>,
+    /// Path to line (`violations[1]` → 7); empty unless asked for.
+    pub lines: HashMap<String, usize>,
+}
+
+/// The reply decoder, with an optional guide and optional line tracking.
+pub(crate) fn decode_reply_guided(
+    completion: &str,
+    guide: Option<&dyn Guide>,
+    track_lines: bool,
+) -> Result<Guided, ParseError> {
     if completion
         .lines()
         .all(|l| l.trim().is_empty() || l.trim_start_matches(' ').starts_with('#'))
@@ -68,29 +95,47 @@ pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseE
     // reasoning, fences or prose is never a document as it stands, even when it
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
-        if let Ok(value) = decode(completion, &DecodeOptions::default()) {
-            return Ok(Reply {
-                value,
-                repairs: Vec::new(),
+        let exact = Leniency {
+            track_lines,
+            ..Leniency::default()
+        };
+        if let Ok(d) = decode_lenient(completion, &DecodeOptions::default(), exact) {
+            return Ok(Guided {
+                reply: Reply {
+                    value: d.value,
+                    repairs: Vec::new(),
+                },
+                lines: d.lines,
             });
         }
     }
     let mut repairs = Vec::new();
-    let lines = strip::strip(completion, &mut repairs)?;
+    let mut lines = strip::strip(completion, &mut repairs, guide)?;
     if lines.iter().all(|l| l.trim().is_empty()) {
         return Err(ParseError::empty());
     }
-    let value = if json::looks_like_json(&lines) {
-        json::decode_json(&lines, &mut repairs)?
+    let (value, index) = if json::looks_like_json(&lines) {
+        (json::decode_json(&lines, &mut repairs)?, HashMap::new())
     } else {
-        decode_repaired(lines, &mut repairs)?
+        if let Some(guide) = guide {
+            guide.repair(&mut lines, &mut repairs);
+        }
+        let d = decode_repaired(lines, &mut repairs, track_lines)?;
+        (d.value, d.lines)
     };
     repairs.sort_by_key(|r| r.line);
-    Ok(Reply { value, repairs })
+    Ok(Guided {
+        reply: Reply { value, repairs },
+        lines: index,
+    })
 }
 
 /// The TOON repairs that need the text, then a lenient decode for the rest.
-fn decode_repaired(mut lines: Vec<String>, repairs: &mut Vec<Repair>) -> Result<Value, ParseError> {
+fn decode_repaired(
+    mut lines: Vec<String>,
+    repairs: &mut Vec<Repair>,
+    track_lines: bool,
+) -> Result<Decoded, ParseError> {
     let original = lines.clone();
     let indent_size = layout::relevel(&mut lines, repairs);
     layout::add_header_colons(&mut lines, repairs);
@@ -104,6 +149,7 @@ fn decode_repaired(mut lines: Vec<String>, repairs: &mut Vec<Repair>) -> Result<
         blank_lines: true,
         malformed_rows: true,
         record_blocks: true,
+        track_lines,
     };
     let first_try = decode_lenient(&text, &options, leniency);
     let outcome = match first_try {
@@ -137,9 +183,9 @@ fn decode_repaired(mut lines: Vec<String>, repairs: &mut Vec<Repair>) -> Result<
         other => other.map_err(|e| (e, lines)),
     };
     match outcome {
-        Ok((value, notes)) => {
-            repairs.extend(notes.into_iter().map(note_to_repair));
-            Ok(value)
+        Ok(mut d) => {
+            repairs.extend(std::mem::take(&mut d.notes).into_iter().map(note_to_repair));
+            Ok(d)
         }
         Err((e, lines)) => Err(classify(e, &lines)),
     }

@@ -4,7 +4,7 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use super::{ParseError, ParseErrorKind, Repair, RepairKind};
+use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 
@@ -60,6 +60,7 @@ fn is_sentence_label(line: &str, next: Option<&str>) -> bool {
 pub(crate) fn strip(
     completion: &str,
     repairs: &mut Vec<Repair>,
+    guide: Option<&dyn Guide>,
 ) -> Result<Vec<String>, ParseError> {
     let mut lines: Vec<String> = completion
         .split('\n')
@@ -68,7 +69,7 @@ pub(crate) fn strip(
     strip_reasoning(&mut lines, repairs)?;
     strip_tool_calls(&mut lines, repairs);
     if !strip_fences(&mut lines, repairs) {
-        strip_leading_prose(&mut lines, repairs);
+        strip_leading_prose(&mut lines, repairs, guide);
     }
     Ok(lines)
 }
@@ -202,8 +203,9 @@ fn blank_prose(lines: &mut [String], offset: usize, repairs: &mut Vec<Repair>, w
 
 /// Blanks prose before the first line that can start a document: a header, a
 /// `key: value` line with an identifier key, or the opening of a JSON value.
-fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>) {
-    let Some(start) = lines.iter().position(|l| starts_document(l)) else {
+fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>, guide: Option<&dyn Guide>) {
+    let starts = |l: &str| starts_document(l) || guide.is_some_and(|g| g.starts_document(l));
+    let Some(start) = lines.iter().position(|l| starts(l)) else {
         return;
     };
     blank_prose(&mut lines[..start], 0, repairs, "before the document");
@@ -239,7 +241,7 @@ mod tests {
 
     fn run(s: &str) -> (String, Vec<RepairKind>) {
         let mut r = Vec::new();
-        let lines = strip(s, &mut r).unwrap();
+        let lines = strip(s, &mut r, None).unwrap();
         (lines.join("\n"), r.into_iter().map(|r| r.kind).collect())
     }
 
@@ -263,7 +265,7 @@ mod tests {
         assert_eq!(run("<think>hmm\nok</think>\na: 1").0, "\n\na: 1");
         assert_eq!(run("pondering\n</think>a: 1").0, "\na: 1");
         let mut r = Vec::new();
-        let e = strip("<think>still thinking", &mut r).unwrap_err();
+        let e = strip("<think>still thinking", &mut r, None).unwrap_err();
         assert_eq!(e.kind(), ParseErrorKind::Truncated);
     }
 

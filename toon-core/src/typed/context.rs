@@ -1,9 +1,12 @@
 //! The typed decoder's state while it walks a decoded value: the field path, for
 //! errors, and the repairs so far.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::Toon;
+use crate::decode::line_of;
 use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
@@ -12,7 +15,9 @@ use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 #[derive(Debug, Default)]
 pub struct Cx {
     path: Vec<Segment>,
-    pub(crate) repairs: Vec<Repair>,
+    repairs: Vec<Repair>,
+    /// Typed repairs not yet placed on a line: (index in `repairs`, path).
+    unplaced: Vec<(usize, String)>,
 }
 
 #[derive(Debug)]
@@ -26,7 +31,26 @@ impl Cx {
         Cx {
             path: Vec::new(),
             repairs,
+            unplaced: Vec::new(),
         }
+    }
+
+    pub(crate) fn has_unplaced(&self) -> bool {
+        !self.unplaced.is_empty()
+    }
+
+    /// Gives each typed repair the line its value stood on.
+    pub(crate) fn place(&mut self, lines: &HashMap<String, usize>) {
+        for (i, path) in self.unplaced.drain(..) {
+            if let Some(line) = line_of(lines, &path) {
+                self.repairs[i].line = line;
+            }
+        }
+    }
+
+    pub(crate) fn into_repairs(mut self) -> Vec<Repair> {
+        self.repairs.sort_by_key(|r| r.line);
+        self.repairs
     }
 
     /// The path so far: `violations[1].severity`.
@@ -55,8 +79,10 @@ impl Cx {
 
     /// Records a typed repair at the current path.
     pub fn repair(&mut self, kind: RepairKind, detail: impl std::fmt::Display) {
-        let detail = format!("{}: {detail}", self.path());
-        self.repairs.push(Repair::new(kind, 0, detail));
+        let path = self.path();
+        self.unplaced.push((self.repairs.len(), path.clone()));
+        self.repairs
+            .push(Repair::new(kind, 0, format!("{path}: {detail}")));
     }
 
     /// The value as an object, or an error naming the type that wanted one.

@@ -2,6 +2,7 @@
 //! and the parser that returns `T` itself.
 
 mod context;
+mod guide;
 mod impls;
 mod render;
 mod shape;
@@ -13,7 +14,8 @@ use serde_json::Value;
 pub use context::Cx;
 pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
 
-use crate::{decode_reply_with_report, encode, ParseError, Reply};
+use crate::reply::decode_reply_guided;
+use crate::{encode, ParseError, Reply};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -68,12 +70,23 @@ pub trait Toon: Sized {
     /// # Errors
     /// As [`from_toon`](Toon::from_toon).
     fn from_toon_with_report(completion: &str) -> Result<Reply<Self>, ParseError> {
-        let reply = decode_reply_with_report(completion)?;
-        let mut cx = Cx::new(reply.repairs);
-        let value = Self::__from_value(&reply.value, &mut cx)?;
+        let guide = guide::TypeGuide::new(Self::__shape());
+        let decoded = decode_reply_guided(completion, Some(&guide), false)?;
+        let mut cx = Cx::new(decoded.reply.repairs);
+        let mut result = Self::__from_value(&decoded.reply.value, &mut cx);
+        if result.is_err() || cx.has_unplaced() {
+            // Place typed repairs and errors on the lines of the completion: decode
+            // once more, recording where each value stood. Only replies that need
+            // it pay for the second pass.
+            let lines = decode_reply_guided(completion, Some(&guide), true)?.lines;
+            cx.place(&lines);
+            if let Err(e) = &mut result {
+                e.place(&lines);
+            }
+        }
         Ok(Reply {
-            value,
-            repairs: cx.repairs,
+            value: result?,
+            repairs: cx.into_repairs(),
         })
     }
 

@@ -20,7 +20,7 @@ fn placeholder(shape: &Shape) -> String {
 }
 
 /// `{a,b,customer{name,country}}`: a table's field list, nested groups for flat struct columns.
-fn field_list(fields: &[FieldShape]) -> String {
+pub(crate) fn field_list(fields: &[FieldShape]) -> String {
     let names: Vec<String> = fields
         .iter()
         .map(|f| match f.shape.flat_fields() {
@@ -32,7 +32,7 @@ fn field_list(fields: &[FieldShape]) -> String {
 }
 
 /// A table's fields, all primitives or flat structs (nested field groups).
-fn table_fields(item: &Shape) -> Option<Vec<FieldShape>> {
+pub(crate) fn table_fields(item: &Shape) -> Option<Vec<FieldShape>> {
     match item.resolve() {
         Shape::Struct(s)
             if !s.fields.is_empty()

@@ -1,0 +1,112 @@
+//! The example types the tests decode into: the compliance analysis, an answer
+//! with citations, and object detections.
+#![allow(dead_code)] // each test binary uses its own subset
+
+use toon_core::Toon;
+
+/// How serious a violation is.
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(rename_all = "UPPERCASE")]
+pub enum Severity {
+    /// Must be fixed before release.
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub enum Status {
+    #[toon(rename = "COMPLIANT")]
+    Compliant,
+    #[toon(rename = "NON_COMPLIANT")]
+    NonCompliant,
+}
+
+/// One rule the document breaks.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct Violation {
+    /// The rule family, e.g. privacy or retention.
+    pub category: String,
+    pub severity: Severity,
+    /// What is wrong, in one sentence.
+    pub description: String,
+    /// The id of the rule broken, e.g. R-12.
+    pub related_rule_id: String,
+    /// What to change.
+    pub remediation: String,
+}
+
+/// The result of checking a document against the rules.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct ComplianceAnalysis {
+    /// COMPLIANT only if no rule is broken.
+    pub compliance_status: Status,
+    /// Every violation found.
+    pub violations: Vec<Violation>,
+    /// Which rules were checked, briefly.
+    pub audit_trail: String,
+    /// One or two sentences for a voice assistant to say.
+    pub spoken_response: String,
+    #[toon(skip)]
+    pub internal_note: String,
+    #[serde(default)]
+    pub confidence: Option<f64>,
+}
+
+/// A source id, written as the bare number.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct SourceId(pub u32);
+
+/// Whether the sources answer the question.
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(tag = "status", rename_all = "snake_case")]
+pub enum Finding {
+    /// The sources answer it.
+    Found {
+        /// The answer, in one sentence.
+        answer: String,
+        /// Numbers of the sources that support it.
+        citations: Vec<SourceId>,
+    },
+    /// No source answers it.
+    NotFound {
+        /// Why not, briefly.
+        reason: String,
+    },
+    /// The question cannot be answered from text.
+    Unanswerable,
+}
+
+/// An answer to a question about a set of numbered sources.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct Answer {
+    /// The question, restated.
+    pub question: String,
+    pub finding: Finding,
+}
+
+/// What a detector may call an object.
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(rename_all = "snake_case")]
+pub enum Label {
+    Cup,
+    Spoon,
+    Plate,
+}
+
+/// One object found in the image.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct Detection {
+    pub label: Label,
+    /// How sure, from 0 to 1.
+    pub score: f64,
+    /// What the object looks like, briefly.
+    pub note: String,
+}
+
+/// Every object found in the image.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct Detections {
+    pub objects: Vec<Detection>,
+    pub count: u32,
+}

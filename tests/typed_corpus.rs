@@ -1,0 +1,100 @@
+//! Broken replies decoded into typed structs (tests/replies/typed.txt): the typed
+//! repairs, and refusals that name the field's path and line.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::corpus::load;
+use common::types::{Answer, ComplianceAnalysis, Detections};
+use serde_json::Value;
+use toon_core::{decode, json_model_eq, ParseError, Repair, Toon};
+
+/// A table whose text column is not the last one.
+#[derive(Debug, PartialEq, Toon)]
+struct Notes {
+    answers: Vec<Note>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Note {
+    note: String,
+    score: f64,
+}
+
+/// Decodes into the named type; returns the value's JSON model and the repairs.
+fn decode_as(ty: &str, reply: &str) -> Result<(Value, Vec<Repair>), ParseError> {
+    fn run<T: Toon>(reply: &str) -> Result<(Value, Vec<Repair>), ParseError> {
+        let r = T::from_toon_with_report(reply)?;
+        let model = decode(&r.value.to_toon(), &Default::default()).expect("to_toon is valid TOON");
+        Ok((model, r.repairs))
+    }
+    match ty {
+        "compliance" => run::<ComplianceAnalysis>(reply),
+        "detections" => run::<Detections>(reply),
+        "answer" => run::<Answer>(reply),
+        "notes" => run::<Notes>(reply),
+        other => panic!("unknown type {other}"),
+    }
+}
+
+#[test]
+fn typed_corpus() {
+    let cases = load(include_str!("replies/typed.txt"));
+    let mut failures = Vec::new();
+    let mut per_group: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in &cases {
+        *per_group
+            .entry(c.name.split('/').next().unwrap())
+            .or_default() += 1;
+        let got = decode_as(c.ty.as_deref().expect("each case names its type"), &c.reply);
+        let problem = match (&got, &c.value, &c.error) {
+            (Ok((value, repairs)), Some(expected), None) => {
+                let kinds: Vec<&str> = repairs.iter().map(|r| r.kind.as_str()).collect();
+                if !json_model_eq(value, expected) {
+                    Some(format!("value {value} != expected {expected}"))
+                } else if c.repairs.as_deref() != Some(kinds.join(" ").as_str()) {
+                    Some(format!(
+                        "repairs `{}` != expected `{}`",
+                        kinds.join(" "),
+                        c.repairs.as_deref().unwrap_or("?")
+                    ))
+                } else {
+                    repairs
+                        .iter()
+                        .find(|r| r.line == 0)
+                        .map(|r| format!("repair without a line: {r}"))
+                }
+            }
+            (Err(e), None, Some(kind)) => {
+                if format!("{:?}", e.kind()) != *kind {
+                    Some(format!("error kind {:?} != {kind}: {e}", e.kind()))
+                } else if c.line.is_some_and(|l| e.line() != (l > 0).then_some(l)) {
+                    Some(format!("error line {:?} != {:?}: {e}", e.line(), c.line))
+                } else {
+                    c.says
+                        .as_deref()
+                        .filter(|s| !e.to_string().contains(s))
+                        .map(|says| format!("message lacks `{says}`: {e}"))
+                }
+            }
+            (got, _, _) => Some(format!("got {got:?}")),
+        };
+        if let Some(p) = problem {
+            failures.push(format!("{}: {p}", c.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    for (group, n) in &per_group {
+        assert!(
+            *n >= 5,
+            "group {group} has {n} cases; each typed repair and refusal needs at least five"
+        );
+    }
+}

@@ -1,0 +1,325 @@
+//! Text repairs only the expected type makes safe: it knows the top-level keys,
+//! which of them are tables and with which columns, and which columns are text.
+//! Each applies only to a line that would otherwise fail to decode.
+
+use super::render::{field_list, table_fields};
+use super::shape::{FieldShape, Shape};
+use crate::encode::quote;
+use crate::header::{parse_header, HeaderParse};
+use crate::lex::{find_unquoted, offset_in, parse_number, split_unquoted, trim_spaces};
+use crate::reply::layout::{indent_of, significant};
+use crate::reply::Guide;
+use crate::{Repair, RepairKind};
+
+/// The expected type, as the reply decoder's guide.
+pub(crate) struct TypeGuide {
+    /// The root's fields, if the root is a struct (the only shape with top-level keys).
+    fields: Vec<FieldShape>,
+}
+
+impl TypeGuide {
+    pub(crate) fn new(shape: Shape) -> Self {
+        let fields = match shape.resolve() {
+            Shape::Struct(s) => s.fields,
+            _ => Vec::new(),
+        };
+        TypeGuide { fields }
+    }
+}
+
+impl Guide for TypeGuide {
+    fn starts_document(&self, line: &str) -> bool {
+        let content = trim_spaces(line);
+        let key = &content[..content.find([' ', ':', '[', '{']).unwrap_or(content.len())];
+        field(&self.fields, key).is_some()
+    }
+
+    fn repair(&self, lines: &mut [String], repairs: &mut Vec<Repair>) {
+        apply(&self.fields, lines, repairs);
+    }
+}
+
+/// Applies the type-guided repairs to the top level of a reply's lines.
+fn apply(fields: &[FieldShape], lines: &mut [String], repairs: &mut Vec<Repair>) {
+    if fields.is_empty() {
+        return;
+    }
+    let Some(base) = lines
+        .iter()
+        .filter(|l| significant(l))
+        .map(|l| indent_of(l))
+        .min()
+    else {
+        return;
+    };
+    for i in 0..lines.len() {
+        if !significant(&lines[i]) || indent_of(&lines[i]) != base {
+            continue;
+        }
+        let end = block_end(lines, i, base);
+        add_key_colon(fields, &mut lines[i], base, i + 1, repairs);
+        complete_header(fields, lines, i, end, base, repairs);
+        rejoin_cells(fields, lines, i, end, repairs);
+    }
+}
+
+/// The index after the last line of the block under line `i` (lines deeper than `base`).
+fn block_end(lines: &[String], i: usize, base: usize) -> usize {
+    let mut end = i + 1;
+    while end < lines.len() && (!significant(&lines[end]) || indent_of(&lines[end]) > base) {
+        end += 1;
+    }
+    end
+}
+
+fn field<'f>(fields: &'f [FieldShape], name: &str) -> Option<&'f FieldShape> {
+    fields.iter().find(|f| f.name == name)
+}
+
+/// `compliance_status NON_COMPLIANT` → `compliance_status: NON_COMPLIANT`, for a known key.
+fn add_key_colon(
+    fields: &[FieldShape],
+    line: &mut String,
+    base: usize,
+    number: usize,
+    repairs: &mut Vec<Repair>,
+) {
+    let content = trim_spaces(&line[base..]);
+    if find_unquoted(content, |c| matches!(c, ':' | '[' | '{')).is_some() {
+        return;
+    }
+    let (word, rest) = content.split_once(' ').unwrap_or((content, ""));
+    let Some(f) = field(fields, word) else {
+        return;
+    };
+    let rest = rest.trim_start_matches(' ');
+    let fixed = if !rest.is_empty() && f.shape.is_primitive() {
+        format!("{}{word}: {rest}", " ".repeat(base))
+    } else if rest.is_empty() && !f.shape.is_primitive() {
+        format!("{}{word}:", " ".repeat(base))
+    } else {
+        return;
+    };
+    repairs.push(Repair::new(
+        RepairKind::AddedColon,
+        number,
+        format!("known key `{word}` had no colon"),
+    ));
+    *line = fixed;
+}
+
+/// The table or list field a header-like line names, with the model's own
+/// field list if it wrote one, and whether it wrote `[N]`.
+fn list_header<'f>(
+    fields: &'f [FieldShape],
+    content: &str,
+) -> Option<(&'f FieldShape, Option<String>, bool)> {
+    let key_end = content.find(['[', '{', ':']).unwrap_or(content.len());
+    let f = field(fields, trim_spaces(&content[..key_end]))?;
+    let Shape::List(_) = f.shape.resolve() else {
+        return None;
+    };
+    let rest = &content[key_end..];
+    let has_len = rest.starts_with('[');
+    let after_len = if has_len {
+        &rest[rest.find(']')? + 1..]
+    } else {
+        rest
+    };
+    let own_fields = after_len
+        .starts_with('{')
+        .then(|| after_len.find('}').map(|e| after_len[..=e].to_owned()))
+        .flatten();
+    Some((f, own_fields, has_len))
+}
+
+/// `violations:` or `violations{a,b}:` or `violations[2]:` over rows → a full header.
+fn complete_header(
+    fields: &[FieldShape],
+    lines: &mut [String],
+    i: usize,
+    end: usize,
+    base: usize,
+    repairs: &mut Vec<Repair>,
+) {
+    let content = trim_spaces(&lines[i][base..]).to_owned();
+    if matches!(parse_header(&content, 8), HeaderParse::Header(ref h) if h.fields.is_some() || !h.rest.is_empty())
+    {
+        return; // complete already, or an inline list
+    }
+    let Some((f, own_fields, has_len)) = list_header(fields, &content) else {
+        return;
+    };
+    if !content.ends_with(':') {
+        return;
+    }
+    let block: Vec<&str> = lines[i + 1..end]
+        .iter()
+        .filter(|l| significant(l))
+        .map(|l| trim_spaces(l))
+        .collect();
+    let Some(first) = block.first() else {
+        return;
+    };
+    let Shape::List(item) = f.shape.resolve() else {
+        return;
+    };
+    let pad = " ".repeat(base);
+    let key = crate::encode::encode_key(f.name);
+    let fixed = if first.starts_with("- ") || *first == "-" {
+        if has_len {
+            return;
+        }
+        let item_indent = lines[i + 1..end]
+            .iter()
+            .filter(|l| significant(l))
+            .map(|l| indent_of(l))
+            .min()
+            .unwrap_or(0);
+        let items = lines[i + 1..end]
+            .iter()
+            .filter(|l| {
+                indent_of(l) == item_indent
+                    && (trim_spaces(l).starts_with("- ") || trim_spaces(l) == "-")
+            })
+            .count();
+        format!("{pad}{key}[{items}]:")
+    } else {
+        let Some(cols) = table_fields(&item) else {
+            return;
+        };
+        let is_row = |l: &str| match (
+            find_unquoted(l, |c| c == ':'),
+            find_unquoted(l, |c| c == ','),
+        ) {
+            (None, _) => true,
+            (Some(c), Some(d)) => d < c,
+            _ => false,
+        };
+        if !block.iter().all(|l| is_row(l)) {
+            return;
+        }
+        let list = own_fields.unwrap_or_else(|| field_list(&cols));
+        format!("{pad}{key}[{}]{list}:", block.len())
+    };
+    repairs.push(Repair::new(
+        RepairKind::CompletedHeader,
+        i + 1,
+        format!(
+            "`{}` completed as `{}`",
+            crate::lex::clip(&content),
+            fixed.trim()
+        ),
+    ));
+    lines[i] = fixed;
+}
+
+/// A row with more cells than the header names, where the extra cells come from
+/// an unquoted delimiter inside a text column: the column's text is quoted whole.
+///
+/// Only where the reading is unambiguous: exactly one text column can take the
+/// extra cells with every other cell still valid for its column's type. With two
+/// text columns the comma could belong to either, and the row is left alone
+/// (the untyped repairs then drop and report it).
+fn rejoin_cells(
+    fields: &[FieldShape],
+    lines: &mut [String],
+    i: usize,
+    end: usize,
+    repairs: &mut Vec<Repair>,
+) {
+    let content = trim_spaces(&lines[i]).to_owned();
+    let HeaderParse::Header(h) = parse_header(&content, 8) else {
+        return;
+    };
+    let (Some(key), Some(header_fields)) = (&h.key, &h.fields) else {
+        return;
+    };
+    if h.keyed || header_fields.iter().any(|f| f.children.is_some()) {
+        return;
+    }
+    let Some(Shape::List(item)) = field(fields, key).map(|f| f.shape.resolve()) else {
+        return;
+    };
+    let Some(cols) = table_fields(&item) else {
+        return;
+    };
+    // Each header column's shape; a column the type does not have accepts anything.
+    let shapes: Vec<Shape> = header_fields
+        .iter()
+        .map(|f| field(&cols, &f.name).map_or(Shape::String, |c| c.shape.resolve()))
+        .collect();
+    let width = shapes.len();
+    for (j, line) in lines.iter_mut().enumerate().take(end).skip(i + 1) {
+        if !significant(line) {
+            continue;
+        }
+        let indent = indent_of(line);
+        let row = line[indent..].trim_end_matches(' ');
+        let cells = split_unquoted(row, h.delim);
+        if cells.len() <= width {
+            continue;
+        }
+        let extra = cells.len() - width;
+        let fits = |t: usize| {
+            is_text(&shapes[t])
+                && !cells[t..=t + extra].iter().any(|c| c.starts_with('"'))
+                && (0..width).filter(|&c| c != t).all(|c| {
+                    let cell = if c < t { cells[c] } else { cells[c + extra] };
+                    cell_fits(cell, &shapes[c])
+                })
+        };
+        let candidates: Vec<usize> = (0..width).filter(|&t| fits(t)).collect();
+        let [t] = candidates[..] else {
+            continue;
+        };
+        let last = t + extra;
+        let start = offset_in(row, cells[t]);
+        let stop = offset_in(row, cells[last]) + cells[last].len();
+        let fixed = format!(
+            "{}{}{}{}",
+            &line[..indent],
+            &row[..start],
+            quote(&row[start..stop]),
+            &row[stop..]
+        );
+        repairs.push(Repair::new(
+            RepairKind::RejoinedCells,
+            j + 1,
+            format!(
+                "{} cells read as one `{}` text",
+                extra + 1,
+                header_fields[t].name
+            ),
+        ));
+        *line = fixed;
+    }
+}
+
+fn is_text(shape: &Shape) -> bool {
+    match shape {
+        Shape::String => true,
+        Shape::Option(inner) => is_text(&inner.resolve()),
+        _ => false,
+    }
+}
+
+/// Could this cell be a value of the column's type (as the typed decoder reads it)?
+fn cell_fits(cell: &str, shape: &Shape) -> bool {
+    let unquoted = cell
+        .strip_prefix('"')
+        .and_then(|c| c.strip_suffix('"'))
+        .unwrap_or(cell);
+    match shape {
+        Shape::String => true,
+        Shape::Bool => matches!(unquoted, "true" | "false"),
+        Shape::Integer { .. } => parse_number(unquoted).is_some_and(|n| n.is_i64() || n.is_u64()),
+        Shape::Float => parse_number(unquoted).is_some(),
+        Shape::Enum(e) => e
+            .variants
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(unquoted)),
+        Shape::Option(inner) => cell == "null" || cell_fits(cell, &inner.resolve()),
+        _ => false,
+    }
+}
