@@ -138,9 +138,12 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 /// `__map.insert("wire", value)` for each live field; `access` spells the field's value.
 fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) -> TokenStream {
     let lines = fields.iter().filter(|f| !f.skip).map(|f| {
-        let wire = &f.wire;
+        let (wire, ty) = (&f.wire, f.ty);
         let value = access(f.ident);
-        quote! { __map.insert(::std::string::String::from(#wire), __toon::Toon::__to_value(#value)); }
+        // Spanned at the field's type, so a missing `Toon` impl points at the field.
+        quote_spanned! {ty.span()=>
+            __map.insert(::std::string::String::from(#wire), <#ty as __toon::Toon>::__to_value(#value));
+        }
     });
     quote!(#(#lines)*)
 }

@@ -35,7 +35,7 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
         || completion.lines().any(|l| {
             let t = l.trim_start();
             t.starts_with(THINK_CLOSE)
-                || t.starts_with("```")
+                || is_fence(t)
                 || TOOL_TAGS.iter().any(|tag| t.starts_with(tag))
         })
 }
@@ -148,8 +148,13 @@ fn strip_tool_calls(lines: &mut [String], repairs: &mut Vec<Repair>) {
     }
 }
 
+/// A markdown fence: three backticks and at most a language word (```` ```toon ````).
+/// Anything more on the line (```` ```,HIGH ````) is data, not a fence.
 fn is_fence(line: &str) -> bool {
-    line.trim_start().starts_with("```")
+    line.trim().strip_prefix("```").is_some_and(|info| {
+        info.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
+    })
 }
 
 /// Keeps only the first fenced block, if there is one: its fences and the prose

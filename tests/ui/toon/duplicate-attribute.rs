@@ -1,0 +1,9 @@
+use toon_core::Toon;
+
+#[derive(Toon)]
+struct Answer {
+    #[toon(rename = "a", rename = "b")]
+    text: String,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use toon_core::Toon;
+
+struct NotToon;
+
+#[derive(Toon)]
+struct Answer {
+    text: String,
+    extra: NotToon,
+}
+
+fn main() {}
