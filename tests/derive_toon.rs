@@ -195,3 +195,67 @@ fn tagged_enums_and_newtypes() {
     let kinds: Vec<_> = reply.repairs.iter().map(|r| r.kind).collect();
     assert_eq!(kinds, [RepairKind::EnumCase, RepairKind::IgnoredKey]);
 }
+
+mod reexport {
+    pub use toon_core as engine;
+}
+
+/// A customer, written as a nested field group in a table.
+#[derive(Debug, Clone, PartialEq, toon_core::Toon)]
+#[toon(crate = "reexport::engine")]
+struct Customer {
+    name: String,
+    #[serde(rename = "cc")]
+    country: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Order {
+    id: u32,
+    customer: Customer,
+    total: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Orders {
+    orders: Vec<Order>,
+    /// Anything else the model noticed, as it wrote it.
+    extra: Option<serde_json::Value>,
+}
+
+#[test]
+fn nested_field_groups_crate_override_serde_rename_and_free_form_values() {
+    assert_eq!(
+        Orders::toon_header(),
+        "orders[N]{id,customer{name,cc},total}:\nextra: <value>"
+    );
+    let x = Orders {
+        orders: vec![
+            Order {
+                id: 1,
+                customer: Customer {
+                    name: "Ada".into(),
+                    country: "DK".into(),
+                },
+                total: 99.5,
+            },
+            Order {
+                id: 2,
+                customer: Customer {
+                    name: "Bob".into(),
+                    country: "UK".into(),
+                },
+                total: 10.0,
+            },
+        ],
+        extra: Some(serde_json::json!({"note": "two orders", "flags": [1, 2]})),
+    };
+    let text = x.to_toon();
+    assert!(
+        text.starts_with(
+            "orders[2]{id,customer{name,cc},total}:\n  1,Ada,DK,99.5\n  2,Bob,UK,10\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(Orders::from_toon(&text).unwrap(), x);
+}

@@ -98,3 +98,25 @@ fn typed_corpus() {
         );
     }
 }
+
+/// The untyped corpus read through `T::from_toon` with `T = serde_json::Value`:
+/// every reply gives the same value, repairs and refusal as `decode_reply`.
+#[test]
+fn untyped_corpus_through_the_typed_decoder() {
+    let cases = load(include_str!("replies/corpus.txt"));
+    assert!(cases.len() >= 70);
+    for c in &cases {
+        let typed = Value::from_toon_with_report(&c.reply);
+        let untyped = toon_core::decode_reply_with_report(&c.reply);
+        match (typed, untyped) {
+            (Ok(t), Ok(u)) => {
+                assert_eq!(t.value, u.value, "{}", c.name);
+                assert_eq!(t.repairs, u.repairs, "{}", c.name);
+            }
+            (Err(t), Err(u)) => {
+                assert_eq!((t.kind(), t.line()), (u.kind(), u.line()), "{}", c.name)
+            }
+            (t, u) => panic!("{}: typed {t:?} but untyped {u:?}", c.name),
+        }
+    }
+}

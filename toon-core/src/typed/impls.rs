@@ -211,3 +211,16 @@ macro_rules! maps {
     )*};
 }
 maps!(BTreeMap, HashMap);
+
+/// Free-form data: whatever the reply holds at that place, as read.
+impl Toon for Value {
+    fn __shape() -> Shape {
+        Shape::Any
+    }
+    fn __to_value(&self) -> Value {
+        self.clone()
+    }
+    fn __from_value(value: &Value, _: &mut Cx) -> Result<Self, ParseError> {
+        Ok(value.clone())
+    }
+}

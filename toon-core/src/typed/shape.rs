@@ -30,6 +30,8 @@ pub enum Shape {
     Enum(EnumShape),
     /// An internally tagged enum: an object whose tag field names the variant.
     Tagged(TaggedShape),
+    /// Any JSON value (a `serde_json::Value` field).
+    Any,
     /// Another type that derives `Toon`, described on demand (so recursive types work).
     Named {
         /// The Rust name of the type.
