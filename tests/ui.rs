@@ -5,3 +5,8 @@
 fn toon_derive_refusals() {
     trybuild::TestCases::new().compile_fail("tests/ui/toon/*.rs");
 }
+
+#[test]
+fn output_schema_derive_refusals() {
+    trybuild::TestCases::new().compile_fail("tests/ui/schema/*.rs");
+}

@@ -2,10 +2,10 @@
 //! with citations, and object detections.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use toon_core::Toon;
+use toon_core::{OutputSchema, Toon};
 
 /// How serious a violation is.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 #[toon(rename_all = "UPPERCASE")]
 pub enum Severity {
     /// Must be fixed before release.
@@ -14,7 +14,7 @@ pub enum Severity {
     Low,
 }
 
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub enum Status {
     #[toon(rename = "COMPLIANT")]
     Compliant,
@@ -23,7 +23,7 @@ pub enum Status {
 }
 
 /// One rule the document breaks.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Violation {
     /// The rule family, e.g. privacy or retention.
     pub category: String,
@@ -37,7 +37,7 @@ pub struct Violation {
 }
 
 /// The result of checking a document against the rules.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct ComplianceAnalysis {
     /// COMPLIANT only if no rule is broken.
     pub compliance_status: Status,
@@ -54,11 +54,11 @@ pub struct ComplianceAnalysis {
 }
 
 /// A source id, written as the bare number.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct SourceId(pub u32);
 
 /// Whether the sources answer the question.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 #[toon(tag = "status", rename_all = "snake_case")]
 pub enum Finding {
     /// The sources answer it.
@@ -78,7 +78,7 @@ pub enum Finding {
 }
 
 /// An answer to a question about a set of numbered sources.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Answer {
     /// The question, restated.
     pub question: String,
@@ -86,7 +86,7 @@ pub struct Answer {
 }
 
 /// What a detector may call an object.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 #[toon(rename_all = "snake_case")]
 pub enum Label {
     Cup,
@@ -95,7 +95,7 @@ pub enum Label {
 }
 
 /// One object found in the image.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Detection {
     pub label: Label,
     /// How sure, from 0 to 1.
@@ -105,8 +105,17 @@ pub struct Detection {
 }
 
 /// Every object found in the image.
-#[derive(Debug, Clone, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Detections {
     pub objects: Vec<Detection>,
     pub count: u32,
+}
+
+/// A country and its capital city.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema, serde::Deserialize)]
+pub struct Capital {
+    /// The country's name in English, as asked about.
+    pub country: String,
+    /// The name of the capital city of that country; a city, never the country's own name.
+    pub capital: String,
 }

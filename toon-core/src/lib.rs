@@ -51,6 +51,7 @@ mod lex;
 mod lines;
 mod options;
 mod reply;
+mod schema;
 mod typed;
 
 pub use decode::decode;
@@ -61,6 +62,13 @@ pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
     decode_reply, decode_reply_with_report, ParseError, ParseErrorKind, Repair, RepairKind, Reply,
 };
+pub use schema::{
+    from_json_reply, from_json_reply_with_report, response_format, strict_violations, OutputSchema,
+    SchemaDialect,
+};
+/// Derives [`OutputSchema`] for a struct with named fields, a newtype, an enum of unit variants or an internally tagged enum.
+#[cfg(feature = "derive")]
+pub use schema_derive::OutputSchema;
 /// Derives [`Toon`] for a struct with named fields or an enum of unit variants.
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;

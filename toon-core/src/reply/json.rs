@@ -1,6 +1,7 @@
-//! Replies written as JSON instead of TOON: small models fall back to JSON, and
-//! the data is the same data model, so it is read as JSON.
+//! JSON replies: a model asked for TOON that falls back to JSON (same data
+//! model, so it is read as JSON), and the JSON-Schema path's replies.
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{truncation_message, ParseError, ParseErrorKind, Repair, RepairKind};
@@ -16,24 +17,33 @@ pub(crate) fn looks_like_json(lines: &[String]) -> bool {
         || (first.starts_with('[') && !matches!(parse_header(first, 8), HeaderParse::Header(_)))
 }
 
-/// Reads the first JSON value in the text; prose after it is dropped and reported.
+/// Reads a TOON reply that is JSON instead; reported as `read_json`.
 pub(crate) fn decode_json(
     lines: &[String],
     repairs: &mut Vec<Repair>,
 ) -> Result<Value, ParseError> {
-    let text = lines.join("\n");
     let first_line = lines
         .iter()
         .position(|l| !l.trim().is_empty())
         .map_or(1, |i| i + 1);
-    let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+    let value = decode_json_as(lines, repairs)?;
+    repairs.push(Repair::new(
+        RepairKind::ReadJson,
+        first_line,
+        "reply was JSON",
+    ));
+    Ok(value)
+}
+
+/// Reads the first JSON value in the text as `T`; prose after it is dropped and reported.
+pub(crate) fn decode_json_as<T: DeserializeOwned>(
+    lines: &[String],
+    repairs: &mut Vec<Repair>,
+) -> Result<T, ParseError> {
+    let text = lines.join("\n");
+    let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<T>();
     match stream.next() {
         Some(Ok(value)) => {
-            repairs.push(Repair::new(
-                RepairKind::ReadJson,
-                first_line,
-                "reply was JSON",
-            ));
             let end = stream.byte_offset();
             let rest = &text[end..];
             if !rest.trim().is_empty() {
@@ -49,21 +59,35 @@ pub(crate) fn decode_json(
             }
             Ok(value)
         }
-        Some(Err(e)) if e.is_eof() => {
-            let units = json_units(&text);
-            Err(ParseError::new(
-                ParseErrorKind::Truncated,
-                Some(e.line()),
-                truncation_message(&units, units.len() + 1, &format!("JSON ends early: {e}")),
-            ))
-        }
-        Some(Err(e)) => Err(ParseError::new(
-            ParseErrorKind::Syntax,
-            Some(e.line()),
-            format!("the reply is not valid JSON: {e}"),
-        )),
+        Some(Err(e)) => Err(json_error(&e, &text)),
         None => Err(ParseError::empty()),
     }
+}
+
+/// `serde_json`'s error in the reply decoder's terms.
+fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
+    use serde_json::error::Category;
+    let (kind, message) = match e.classify() {
+        Category::Eof => {
+            let units = json_units(text);
+            let message =
+                truncation_message(&units, units.len() + 1, &format!("JSON ends early: {e}"));
+            (ParseErrorKind::Truncated, message)
+        }
+        Category::Data if e.to_string().starts_with("missing field") => (
+            ParseErrorKind::MissingField,
+            format!("the JSON reply lacks a field the type requires: {e}"),
+        ),
+        Category::Data => (
+            ParseErrorKind::InvalidValue,
+            format!("a value in the JSON reply has the wrong type: {e}"),
+        ),
+        Category::Syntax | Category::Io => (
+            ParseErrorKind::Syntax,
+            format!("the reply is not valid JSON: {e}"),
+        ),
+    };
+    ParseError::new(kind, Some(e.line()), message)
 }
 
 /// The JSON text cut into items (at each `}`), so a repetition loop inside one

@@ -61,6 +61,34 @@ pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseE
     decode_reply_guided(completion, None, false).map(|g| g.reply)
 }
 
+/// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
+/// after the same stripping of reasoning, fences and prose.
+pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
+    completion: &str,
+) -> Result<(T, Vec<Repair>), ParseError> {
+    if completion.trim().is_empty() {
+        return Err(ParseError::empty());
+    }
+    let mut repairs = Vec::new();
+    let lines = strip::strip(completion, &mut repairs, None)?;
+    let Some(first) = lines.iter().position(|l| !l.trim().is_empty()) else {
+        return Err(ParseError::empty());
+    };
+    if !json::looks_like_json(&lines) {
+        return Err(ParseError::new(
+            ParseErrorKind::Syntax,
+            Some(first + 1),
+            format!(
+                "expected a JSON value, but the reply starts with `{}`",
+                crate::lex::clip(lines[first].trim())
+            ),
+        ));
+    }
+    let value = json::decode_json_as(&lines, &mut repairs)?;
+    repairs.sort_by_key(|r| r.line);
+    Ok((value, repairs))
+}
+
 /// What the expected type adds to the reply decoder (the typed decoder's guide).
 pub(crate) trait Guide {
     /// Does this line start the document (a known key, however malformed)? Lines

@@ -1,0 +1,380 @@
+//! `#[derive(OutputSchema)]`: the schema's shape, snapshots of what the server and
+//! the model are shown, and proof against real consumers: the draft 2020-12
+//! meta-schema (`jsonschema`), OpenAI's strict-mode rules, and the constrained-
+//! decoding engine llama.cpp and OpenAI use (`llguidance`).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::types::*;
+use llguidance::api::TopLevelGrammar;
+use llguidance::toktrie::ApproximateTokEnv;
+use llguidance::{Matcher, ParserFactory};
+use serde_json::{json, Value};
+use toon_core::{
+    decode, from_json_reply, response_format, strict_violations, OutputSchema, ParseErrorKind,
+    SchemaDialect, Toon,
+};
+
+fn example_compliance() -> ComplianceAnalysis {
+    ComplianceAnalysis {
+        compliance_status: Status::NonCompliant,
+        violations: vec![Violation {
+            category: "privacy".into(),
+            severity: Severity::High,
+            description: "Emails logged".into(),
+            related_rule_id: "R-12".into(),
+            remediation: "Mask emails".into(),
+        }],
+        audit_trail: "R-1..R-20".into(),
+        spoken_response: "One problem.".into(),
+        internal_note: String::new(),
+        confidence: None,
+    }
+}
+
+fn example_answer() -> Answer {
+    Answer {
+        question: "When does it end?".into(),
+        finding: Finding::Found {
+            answer: "2025".into(),
+            citations: vec![SourceId(2)],
+        },
+    }
+}
+
+/// The JSON a model would write for `x` (its JSON model, via TOON).
+fn json_of<T: Toon>(x: &T) -> Value {
+    decode(&x.to_toon(), &Default::default()).unwrap()
+}
+
+/// Every schema the tests check, with a value of its type.
+fn schemas() -> Vec<(&'static str, Value, Value)> {
+    vec![
+        (
+            "capital",
+            Capital::json_schema(),
+            json_of(&Capital {
+                country: "France".into(),
+                capital: "Paris".into(),
+            }),
+        ),
+        (
+            "compliance",
+            ComplianceAnalysis::json_schema(),
+            json_of(&example_compliance()),
+        ),
+        ("answer", Answer::json_schema(), json_of(&example_answer())),
+        (
+            "detections",
+            Detections::json_schema(),
+            json_of(&Detections {
+                objects: vec![Detection {
+                    label: Label::Cup,
+                    score: 0.5,
+                    note: "mug".into(),
+                }],
+                count: 1,
+            }),
+        ),
+    ]
+}
+
+#[test]
+fn snapshots_of_schemas_and_declarations() {
+    insta::assert_snapshot!(
+        "capital_schema",
+        serde_json::to_string_pretty(&Capital::json_schema()).unwrap()
+    );
+    insta::assert_snapshot!("capital_prompt", Capital::schema_prompt());
+    insta::assert_snapshot!(
+        "compliance_schema",
+        serde_json::to_string_pretty(&ComplianceAnalysis::json_schema()).unwrap()
+    );
+    insta::assert_snapshot!("compliance_prompt", ComplianceAnalysis::schema_prompt());
+    insta::assert_snapshot!(
+        "answer_schema",
+        serde_json::to_string_pretty(&Answer::json_schema()).unwrap()
+    );
+    insta::assert_snapshot!("answer_prompt", Answer::schema_prompt());
+}
+
+#[test]
+fn properties_and_required_keep_declaration_order() {
+    let s = ComplianceAnalysis::json_schema();
+    let keys: Vec<&String> = s["properties"].as_object().unwrap().keys().collect();
+    let order = [
+        "compliance_status",
+        "violations",
+        "audit_trail",
+        "spoken_response",
+        "confidence",
+    ];
+    assert_eq!(keys, order);
+    assert_eq!(s["required"], json!(order));
+    let c = Capital::json_schema();
+    assert_eq!(c["required"], json!(["country", "capital"]), "never sorted");
+    assert_eq!(c["additionalProperties"], json!(false));
+    assert_eq!(c["description"], "A country and its capital city.");
+    assert_eq!(
+        c["properties"]["capital"]["description"],
+        "The name of the capital city of that country; a city, never the country's own name."
+    );
+}
+
+#[test]
+fn options_are_required_and_nullable_integers_bounded_enums_named() {
+    let s = ComplianceAnalysis::json_schema();
+    assert_eq!(
+        s["properties"]["confidence"]["type"],
+        json!(["number", "null"])
+    );
+    assert_eq!(
+        s["properties"]["violations"]["items"],
+        json!({"$ref": "#/$defs/Violation"})
+    );
+    assert_eq!(
+        s["$defs"]["Severity"]["enum"],
+        json!(["HIGH", "MEDIUM", "LOW"])
+    );
+    assert_eq!(
+        s["$defs"]["Status"]["enum"],
+        json!(["COMPLIANT", "NON_COMPLIANT"])
+    );
+    assert!(
+        s["properties"].get("internal_note").is_none(),
+        "skipped fields are not in the schema"
+    );
+    let d = Detections::json_schema();
+    assert_eq!(
+        d["properties"]["count"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4294967295u64})
+    );
+    // A tagged enum is anyOf closed objects whose tag is a const.
+    let a = Answer::json_schema();
+    let variants = a["$defs"]["Finding"]["anyOf"].as_array().unwrap();
+    assert_eq!(variants.len(), 3);
+    assert_eq!(
+        variants[0]["properties"]["status"],
+        json!({"type": "string", "const": "found"})
+    );
+    assert_eq!(
+        variants[0]["required"],
+        json!(["status", "answer", "citations"])
+    );
+    assert_eq!(variants[2]["required"], json!(["status"]));
+    // A newtype is its inner type.
+    assert_eq!(
+        variants[0]["properties"]["citations"]["items"]["maximum"],
+        json!(4294967295u64)
+    );
+}
+
+#[derive(OutputSchema)]
+#[allow(dead_code)]
+struct Tree {
+    name: String,
+    children: Vec<Tree>,
+    weights: BTreeMap<String, u8>,
+    extra: Option<Box<Leaf>>,
+}
+
+#[derive(OutputSchema)]
+#[allow(dead_code)]
+struct Leaf {
+    next: Option<Box<Leaf>>,
+}
+
+#[test]
+fn recursive_types_and_maps() {
+    let s = Tree::json_schema();
+    assert_eq!(s["properties"]["children"]["items"], json!({"$ref": "#"}));
+    assert_eq!(
+        s["properties"]["extra"],
+        json!({"anyOf": [{"$ref": "#/$defs/Leaf"}, {"type": "null"}]})
+    );
+    assert_eq!(
+        s["$defs"]["Leaf"]["properties"]["next"]["anyOf"][0],
+        json!({"$ref": "#/$defs/Leaf"})
+    );
+    assert_eq!(
+        s["properties"]["weights"],
+        json!({"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 255}})
+    );
+    // A map cannot be expressed in strict mode: the checker says so, and the helper does not claim strict.
+    let v = strict_violations(&s);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].contains("#/properties/weights: objects must have `additionalProperties: false`"));
+    assert_eq!(
+        response_format::<Tree>(SchemaDialect::OpenAi)["json_schema"]["strict"],
+        json!(false)
+    );
+    assert!(Tree::schema_prompt().contains("weights: BTreeMap<String, u8>,"));
+}
+
+#[test]
+fn every_schema_is_valid_draft_2020_12_and_accepts_its_values() {
+    for (name, schema, value) in schemas() {
+        jsonschema::meta::validate(&schema)
+            .unwrap_or_else(|e| panic!("{name}: not a valid schema: {e}"));
+        let validator = jsonschema::draft202012::new(&schema).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name}: {value} is rejected: {errors:?}");
+        // And rejects a value with an extra key.
+        let mut extra = value.clone();
+        extra["surprise"] = json!(1);
+        assert!(
+            !validator.is_valid(&extra),
+            "{name}: an extra key is accepted"
+        );
+    }
+}
+
+#[test]
+fn every_schema_meets_openai_strict_mode() {
+    for (name, schema, _) in schemas() {
+        assert_eq!(strict_violations(&schema), Vec::<String>::new(), "{name}");
+    }
+    // The checker itself catches what it claims to.
+    let bad = json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}, "b": {}}, "required": ["a"]});
+    let v = strict_violations(&bad);
+    assert!(
+        v.iter().any(|m| m.contains("additionalProperties: false")),
+        "{v:?}"
+    );
+    assert!(
+        v.iter().any(|m| m.contains("property `b` must be listed")),
+        "{v:?}"
+    );
+    assert!(
+        v.iter().any(|m| m.contains("`minLength` is not supported")),
+        "{v:?}"
+    );
+    assert!(v.iter().any(|m| m.contains("free-form values")), "{v:?}");
+    assert!(
+        strict_violations(&json!({"anyOf": [{"type": "object"}]}))[0]
+            .contains("the root must be an object")
+    );
+}
+
+/// Feeds `text` to a grammar compiled from `schema`, one byte per token; true if
+/// every byte is allowed and the grammar accepts at the end.
+fn grammar_accepts(schema: &Value, text: &str) -> bool {
+    let env = ApproximateTokEnv::single_byte_env();
+    let factory = ParserFactory::new_simple(&env).unwrap();
+    let mut m =
+        Matcher::new(factory.create_parser(TopLevelGrammar::from_json_schema(schema.clone())));
+    assert!(
+        !m.is_error(),
+        "the schema does not compile: {:?}",
+        m.get_error()
+    );
+    for b in text.bytes() {
+        if m.consume_token(u32::from(b)).is_err() || m.is_error() {
+            return false;
+        }
+    }
+    m.is_accepting().unwrap_or(false)
+}
+
+/// `{"a":1,"b":2}` with the first two keys of its top object swapped.
+fn swap_first_two_keys(v: &Value) -> Value {
+    let o = v.as_object().unwrap();
+    let mut keys: Vec<&String> = o.keys().collect();
+    keys.swap(0, 1);
+    Value::Object(
+        keys.into_iter()
+            .map(|k| (k.clone(), o[k].clone()))
+            .collect(),
+    )
+}
+
+#[test]
+fn every_schema_compiles_in_llguidance_and_constrains_like_the_type() {
+    for (name, schema, value) in schemas() {
+        let text = serde_json::to_string(&value).unwrap();
+        assert!(
+            grammar_accepts(&schema, &text),
+            "{name}: the grammar rejects {text}"
+        );
+        let swapped = serde_json::to_string(&swap_first_two_keys(&value)).unwrap();
+        assert!(
+            !grammar_accepts(&schema, &swapped),
+            "{name}: the grammar accepts swapped keys {swapped}"
+        );
+        let mut extra = value.clone();
+        extra["surprise"] = json!(1);
+        let extra = serde_json::to_string(&extra).unwrap();
+        assert!(
+            !grammar_accepts(&schema, &extra),
+            "{name}: the grammar accepts an extra key {extra}"
+        );
+    }
+    let mut wrong = json_of(&example_compliance());
+    wrong["violations"][0]["severity"] = json!("CRITICAL");
+    assert!(
+        !grammar_accepts(&ComplianceAnalysis::json_schema(), &wrong.to_string()),
+        "a wrong enum value is accepted"
+    );
+    let mut wrong_tag = json_of(&example_answer());
+    wrong_tag["finding"]["status"] = json!("maybe");
+    assert!(
+        !grammar_accepts(&Answer::json_schema(), &wrong_tag.to_string()),
+        "a wrong tag is accepted"
+    );
+}
+
+#[test]
+fn response_format_in_both_dialects() {
+    let openai = response_format::<Capital>(SchemaDialect::OpenAi);
+    assert_eq!(openai["type"], "json_schema");
+    assert_eq!(openai["json_schema"]["name"], "Capital");
+    assert_eq!(openai["json_schema"]["strict"], true);
+    assert_eq!(openai["json_schema"]["schema"], Capital::json_schema());
+    let llama = response_format::<Capital>(SchemaDialect::LlamaCppPython);
+    assert_eq!(
+        llama,
+        json!({"type": "json_object", "schema": Capital::json_schema()})
+    );
+}
+
+#[test]
+fn json_replies_through_serde() {
+    let c: Capital = from_json_reply("<think>easy</think>\nSure:\n```json\n{\"country\": \"France\", \"capital\": \"Paris\"}\n```").unwrap();
+    assert_eq!(
+        c,
+        Capital {
+            country: "France".into(),
+            capital: "Paris".into()
+        }
+    );
+    // The reply of the end-to-end issue, cut off at max_tokens inside a string.
+    let e = from_json_reply::<Capital>("{ \"country\": \"FRANCE\", \"capital\": \"Paris }")
+        .unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Truncated, Some(1)));
+    assert!(e.to_string().contains("token limit"));
+    let e = from_json_reply::<Capital>("{\"country\": \"France\"}").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::MissingField);
+    assert!(e.message().contains("missing field `capital`"));
+    let e = from_json_reply::<Capital>("{\"country\": \"France\", \"capital\": 7}").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::InvalidValue);
+    let e = from_json_reply::<Capital>("country: France\ncapital: Paris").unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(1)));
+    assert_eq!(
+        from_json_reply::<Capital>("<think>hm</think>")
+            .unwrap_err()
+            .kind(),
+        ParseErrorKind::EmptyCompletion
+    );
+    // A type deriving Toon reads the same JSON through from_toon.
+    assert_eq!(
+        Capital::from_toon("{\"country\": \"France\", \"capital\": \"Paris\"}")
+            .unwrap()
+            .capital,
+        "Paris"
+    );
+}

@@ -1,0 +1,268 @@
+//! A `Shape` as JSON Schema (draft 2020-12), and the check of OpenAI's strict-mode rules.
+
+use serde_json::{json, Map, Value};
+
+use crate::typed::{FieldShape, Shape};
+
+/// The schema of a root shape: the root inline, the derived types it uses in `$defs`.
+pub(crate) fn schema(shape: &Shape) -> Value {
+    let root = shape.resolve();
+    let mut b = Builder {
+        defs: Map::new(),
+        root: type_name(&root),
+    };
+    let mut out = b.body(&root);
+    if !b.defs.is_empty() {
+        out["$defs"] = Value::Object(b.defs);
+    }
+    out
+}
+
+fn type_name(shape: &Shape) -> Option<&'static str> {
+    match shape {
+        Shape::Struct(s) => Some(s.name),
+        Shape::Tagged(t) => Some(t.name),
+        Shape::Enum(e) => Some(e.name),
+        _ => None,
+    }
+}
+
+struct Builder {
+    defs: Map<String, Value>,
+    root: Option<&'static str>,
+}
+
+impl Builder {
+    /// The schema of a field's shape: a `$ref` for a derived type.
+    fn node(&mut self, shape: &Shape) -> Value {
+        let Shape::Named { name, shape } = shape else {
+            return self.body(shape);
+        };
+        if Some(*name) == self.root {
+            return json!({ "$ref": "#" }); // the root refers to itself
+        }
+        if !self.defs.contains_key(*name) {
+            // A placeholder first, so a recursive type finds itself defined.
+            self.defs.insert((*name).to_owned(), Value::Null);
+            let body = self.body(&shape());
+            self.defs.insert((*name).to_owned(), body);
+        }
+        json!({ "$ref": format!("#/$defs/{name}") })
+    }
+
+    fn body(&mut self, shape: &Shape) -> Value {
+        match shape {
+            Shape::String => json!({ "type": "string" }),
+            Shape::Bool => json!({ "type": "boolean" }),
+            Shape::Integer { min, max } => json!({
+                "type": "integer",
+                "minimum": bound(*min),
+                "maximum": bound(*max),
+            }),
+            Shape::Float => json!({ "type": "number" }),
+            Shape::Any => json!({}),
+            Shape::Option(inner) => nullable(self.node(inner)),
+            Shape::List(inner) => json!({ "type": "array", "items": self.node(inner) }),
+            Shape::Map(inner) => {
+                json!({ "type": "object", "additionalProperties": self.node(inner) })
+            }
+            Shape::Struct(s) => self.object(s.doc, None, &s.fields),
+            Shape::Enum(e) => with_description(
+                json!({ "type": "string", "enum": e.variants.iter().map(|v| v.0).collect::<Vec<_>>() }),
+                e.doc,
+            ),
+            Shape::Tagged(t) => {
+                let variants: Vec<Value> = t
+                    .variants
+                    .iter()
+                    .map(|v| self.object(v.doc, Some((t.tag, v.name)), &v.fields))
+                    .collect();
+                with_description(json!({ "anyOf": variants }), t.doc)
+            }
+            named @ Shape::Named { .. } => self.node(named),
+        }
+    }
+
+    /// A closed object: properties in declaration order, every one required.
+    fn object(&mut self, doc: &str, tag: Option<(&str, &str)>, fields: &[FieldShape]) -> Value {
+        let mut properties = Map::new();
+        if let Some((key, name)) = tag {
+            properties.insert(key.to_owned(), json!({ "type": "string", "const": name }));
+        }
+        for f in fields {
+            let node = self.node(&f.shape);
+            properties.insert(f.name.to_owned(), with_description(node, f.doc));
+        }
+        let required: Vec<&String> = properties.keys().collect();
+        let out = json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        });
+        with_description(out, doc)
+    }
+}
+
+fn bound(n: i128) -> Value {
+    i64::try_from(n)
+        .map(Value::from)
+        .or_else(|_| u64::try_from(n).map(Value::from))
+        .unwrap_or(Value::Null)
+}
+
+/// `{"type": "string"}` → `{"type": ["string", "null"]}`; anything else → `anyOf` with null.
+fn nullable(schema: Value) -> Value {
+    let simple = schema
+        .as_object()
+        .is_some_and(|o| o.len() == 1 && o.get("type").is_some_and(Value::is_string));
+    if simple {
+        json!({ "type": [schema["type"].clone(), "null"] })
+    } else {
+        json!({ "anyOf": [schema, { "type": "null" }] })
+    }
+}
+
+fn with_description(mut schema: Value, doc: &str) -> Value {
+    if let (false, Some(o)) = (doc.is_empty(), schema.as_object_mut()) {
+        o.insert("description".into(), Value::String(doc.to_owned()));
+    }
+    schema
+}
+
+/// The keywords OpenAI's strict mode accepts that this crate emits.
+const STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "description",
+    "minimum",
+    "maximum",
+];
+/// Documented strict-mode limits: nesting depth, total properties, enum values.
+const MAX_DEPTH: usize = 10;
+const MAX_PROPERTIES: usize = 5000;
+const MAX_ENUM_VALUES: usize = 1000;
+
+/// The ways a schema breaks OpenAI's strict-mode rules; empty when it meets them.
+///
+/// The rules: the root is an object (not `anyOf`); every object has
+/// `additionalProperties: false` and lists every property in `required`; every
+/// schema names its type (or is a `$ref`, `anyOf`, `enum` or `const`); only the
+/// supported keywords appear; objects nest at most 10 deep; at most 5,000
+/// properties and 1,000 enum values in all. A map field (`additionalProperties`
+/// with a schema) and a free-form `serde_json::Value` field (`{}`) break them.
+pub fn strict_violations(schema: &Value) -> Vec<String> {
+    let mut c = Checker::default();
+    if schema.get("type") != Some(&json!("object")) {
+        c.out.push(
+            "the root must be an object (`\"type\": \"object\"`), not a union or another type"
+                .into(),
+        );
+    }
+    c.walk(schema, "#", 0);
+    if let Some(defs) = schema.get("$defs").and_then(Value::as_object) {
+        for (name, def) in defs {
+            c.walk(def, &format!("#/$defs/{name}"), 0);
+        }
+    }
+    if c.properties > MAX_PROPERTIES {
+        c.out.push(format!(
+            "{} properties in all, over the limit of {MAX_PROPERTIES}",
+            c.properties
+        ));
+    }
+    if c.enum_values > MAX_ENUM_VALUES {
+        c.out.push(format!(
+            "{} enum values in all, over the limit of {MAX_ENUM_VALUES}",
+            c.enum_values
+        ));
+    }
+    c.out
+}
+
+#[derive(Default)]
+struct Checker {
+    out: Vec<String>,
+    properties: usize,
+    enum_values: usize,
+}
+
+impl Checker {
+    fn walk(&mut self, s: &Value, at: &str, depth: usize) {
+        let Some(o) = s.as_object() else {
+            self.out.push(format!("{at}: a schema must be an object"));
+            return;
+        };
+        for key in o.keys().filter(|k| !STRICT_KEYWORDS.contains(&k.as_str())) {
+            self.out.push(format!(
+                "{at}: keyword `{key}` is not supported in strict mode"
+            ));
+        }
+        if !["type", "$ref", "anyOf", "enum", "const"]
+            .iter()
+            .any(|k| o.contains_key(*k))
+        {
+            self.out.push(format!(
+                "{at}: a schema must name its type; free-form values (`{{}}`) are not allowed"
+            ));
+        }
+        if let Some(e) = o.get("enum").and_then(Value::as_array) {
+            self.enum_values += e.len();
+        }
+        let is_object = o.get("type") == Some(&json!("object")) || o.contains_key("properties");
+        if is_object {
+            if depth >= MAX_DEPTH {
+                self.out
+                    .push(format!("{at}: objects nest deeper than {MAX_DEPTH} levels"));
+            }
+            if o.get("additionalProperties") != Some(&Value::Bool(false)) {
+                self.out.push(format!(
+                    "{at}: objects must have `additionalProperties: false` (a map with free keys cannot be expressed)"
+                ));
+            }
+            let props = o.get("properties").and_then(Value::as_object);
+            let required: Vec<&str> = o
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for key in props.into_iter().flat_map(|p| p.keys()) {
+                self.properties += 1;
+                if !required.contains(&key.as_str()) {
+                    self.out.push(format!(
+                        "{at}: property `{key}` must be listed in `required`"
+                    ));
+                }
+            }
+        }
+        let next = depth + usize::from(is_object);
+        if let Some(props) = o.get("properties").and_then(Value::as_object) {
+            for (k, v) in props {
+                self.walk(v, &format!("{at}/properties/{k}"), next);
+            }
+        }
+        if let Some(items) = o.get("items") {
+            self.walk(items, &format!("{at}/items"), next);
+        }
+        if let Some(Value::Object(_)) = o.get("additionalProperties") {
+            self.walk(
+                &o["additionalProperties"],
+                &format!("{at}/additionalProperties"),
+                next,
+            );
+        }
+        if let Some(any) = o.get("anyOf").and_then(Value::as_array) {
+            for (i, v) in any.iter().enumerate() {
+                self.walk(v, &format!("{at}/anyOf/{i}"), depth);
+            }
+        }
+    }
+}

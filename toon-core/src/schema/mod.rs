@@ -1,0 +1,147 @@
+//! JSON Schema for constrained decoding, and the declarations as prompt text.
+
+mod declarations;
+mod impls;
+mod json_schema;
+
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use crate::typed::Shape;
+use crate::{ParseError, Repair};
+
+pub use json_schema::strict_violations;
+
+/// A type whose JSON Schema constrains a model's output, and whose declarations
+/// tell the model what each field means.
+///
+/// Derive it with `#[derive(OutputSchema)]`; the standard types implement it
+/// already. The `__` methods are what the derive generates; call the others.
+pub trait OutputSchema {
+    #[doc(hidden)]
+    fn __shape() -> Shape;
+
+    /// How a field of this type refers to it: [`Shape::Named`] for derived types.
+    #[doc(hidden)]
+    fn __shape_ref() -> Shape {
+        Self::__shape()
+    }
+
+    /// May a field of this type be missing (`Option`)?
+    #[doc(hidden)]
+    fn __optional() -> bool {
+        false
+    }
+
+    /// The type as a JSON Schema (draft 2020-12), for `response_format`.
+    ///
+    /// Properties and `required` are in declaration order; every object is
+    /// closed (`additionalProperties: false`) with every property required, an
+    /// `Option` field being required and nullable, as OpenAI's strict mode
+    /// demands. Doc comments become `description`s; derived types used in
+    /// fields are `$ref`s into `$defs`.
+    fn json_schema() -> Value {
+        json_schema::schema(&Self::__shape())
+    }
+
+    /// The declarations of the type and of every type it uses, as Rust with
+    /// their doc comments and wire names: the text for the system prompt next
+    /// to the schema, because the server keeps only the schema's grammar and
+    /// the model never sees its descriptions.
+    fn schema_prompt() -> String {
+        declarations::render(&Self::__shape())
+    }
+}
+
+/// How an OpenAI-compatible server takes a JSON Schema in `response_format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemaDialect {
+    /// `{"type": "json_schema", "json_schema": {"name", "strict", "schema"}}`:
+    /// OpenAI, vLLM and llama.cpp's own `llama-server`.
+    OpenAi,
+    /// `{"type": "json_object", "schema": …}`: llama-cpp-python's server, which
+    /// answers HTTP 500 to the OpenAI form.
+    LlamaCppPython,
+}
+
+/// The `response_format` value that constrains a reply to `T`'s schema.
+///
+/// `strict` is set only when the schema meets strict mode's rules (a map or a
+/// free-form `serde_json::Value` field does not; see [`strict_violations`]).
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use toon_core::{response_format, OutputSchema, SchemaDialect};
+///
+/// /// A country and its capital.
+/// #[derive(OutputSchema)]
+/// struct Capital {
+///     /// The country's name in English.
+///     country: String,
+///     /// The capital city of that country (not the country's name).
+///     capital: String,
+/// }
+///
+/// let rf = response_format::<Capital>(SchemaDialect::OpenAi);
+/// assert_eq!(rf["json_schema"]["name"], "Capital");
+/// assert_eq!(rf["json_schema"]["strict"], true);
+/// assert_eq!(rf["json_schema"]["schema"]["required"], serde_json::json!(["country", "capital"]));
+/// # }
+/// ```
+pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
+    let schema = T::json_schema();
+    match dialect {
+        SchemaDialect::OpenAi => {
+            let shape = T::__shape();
+            let name = match shape.resolve() {
+                Shape::Struct(s) => s.name,
+                Shape::Tagged(t) => t.name,
+                Shape::Enum(e) => e.name,
+                _ => "response",
+            };
+            json!({
+                "type": "json_schema",
+                "json_schema": {
+                    "name": name,
+                    "strict": strict_violations(&schema).is_empty(),
+                    "schema": schema,
+                }
+            })
+        }
+        SchemaDialect::LlamaCppPython => json!({ "type": "json_object", "schema": schema }),
+    }
+}
+
+/// Reads a JSON reply into any `serde` type: fences, reasoning blocks and
+/// surrounding prose are stripped, then `serde_json` reads the first JSON value.
+///
+/// A reply cut off at the token limit is [`Truncated`](crate::ParseErrorKind::Truncated),
+/// by name; a missing field is `MissingField`, a wrong value `InvalidValue`,
+/// each with the line `serde_json` reports.
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug)]
+/// struct Capital { country: String, capital: String }
+///
+/// let c: Capital = toon_core::from_json_reply("```json\n{\"country\": \"France\", \"capital\": \"Paris\"}\n```").unwrap();
+/// assert_eq!(c.capital, "Paris");
+/// let err = toon_core::from_json_reply::<Capital>("{ \"country\": \"FRANCE\", \"capital\": \"Paris }").unwrap_err();
+/// assert_eq!(err.kind(), toon_core::ParseErrorKind::Truncated);
+/// ```
+///
+/// # Errors
+/// A [`ParseError`]: `EmptyCompletion`, `Truncated`, `Syntax` (not JSON), `MissingField` or `InvalidValue`.
+pub fn from_json_reply<T: DeserializeOwned>(completion: &str) -> Result<T, ParseError> {
+    from_json_reply_with_report(completion).map(|(v, _)| v)
+}
+
+/// [`from_json_reply`], also returning what was stripped around the JSON.
+///
+/// # Errors
+/// As [`from_json_reply`].
+pub fn from_json_reply_with_report<T: DeserializeOwned>(
+    completion: &str,
+) -> Result<(T, Vec<Repair>), ParseError> {
+    crate::reply::decode_json_reply(completion)
+}
