@@ -1,63 +1,92 @@
-//! The compliance agent's last step: read the model's reply into the
-//! application's own response type, and say so loudly when the reply is unusable.
+//! The compliance agent's last step, end to end: the struct, the text it puts in
+//! the system prompt, a model's reply with the usual mistakes, the typed value,
+//! what was repaired, and what happens when a reply is unusable.
 //!
 //! ```sh
-//! cargo run --example compliance                      # the recorded reply
-//! cargo run --example compliance -- path/to/reply.txt # any other reply
+//! cargo run --example compliance                      # the whole loop on recorded replies
+//! cargo run --example compliance -- path/to/reply.txt # one reply; exit status 2 if unusable
 //! ```
-//!
-//! It never reports "no violations" for a reply it could not read: an unusable
-//! reply prints the reason and exits with status 2.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use serde::Deserialize;
+use toon_core::{Toon, ToonOutputParser};
 
-/// The intermediate shape the model is asked to write.
-#[derive(Debug, Deserialize)]
+/// The result of checking a document against the compliance rules.
+#[derive(Debug, Toon)]
 struct ComplianceAnalysis {
-    compliance_status: String,
+    /// COMPLIANT only if no rule is broken.
+    compliance_status: ComplianceStatus,
+    /// Every rule the document breaks, one row each.
     violations: Vec<Violation>,
+    /// Which rules were checked, in a few words.
     audit_trail: String,
+    /// One or two sentences a voice assistant can say to the user.
     spoken_response: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Toon)]
+#[toon(rename_all = "SCREAMING_SNAKE_CASE")]
+enum ComplianceStatus {
+    Compliant,
+    NonCompliant,
+}
+
+/// How urgent the fix is.
+#[derive(Debug, Toon)]
+#[toon(rename_all = "UPPERCASE")]
+enum Severity {
+    /// Fix before release.
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Toon)]
 struct Violation {
+    /// The rule family: privacy, security, retention, consent, ...
     category: String,
-    severity: String,
+    severity: Severity,
+    /// What is wrong, in one sentence.
     description: String,
+    /// The id of the broken rule, e.g. R-12.
     related_rule_id: String,
+    /// What to change.
     remediation: String,
 }
 
 /// The application's own response type (standing in for a generated wire message).
-#[derive(Debug)]
-struct ComplianceResponse {
-    compliant: bool,
-    findings: Vec<Finding>,
-    audit_log: String,
-    speech: String,
+#[derive(Debug, PartialEq)]
+pub struct ComplianceResponse {
+    pub compliant: bool,
+    pub findings: Vec<Finding>,
+    pub audit_log: String,
+    pub speech: String,
 }
 
-#[derive(Debug)]
-struct Finding {
-    rule: String,
-    severity: String,
-    summary: String,
-    fix: String,
+#[derive(Debug, PartialEq)]
+pub struct Finding {
+    pub rule: String,
+    pub severity: &'static str,
+    pub summary: String,
+    pub fix: String,
 }
 
+/// Field by field onto the application's type: nothing is defaulted, so nothing
+/// unread can pass for "no violations".
 fn to_response(a: ComplianceAnalysis) -> ComplianceResponse {
     ComplianceResponse {
-        compliant: a.compliance_status == "COMPLIANT",
+        compliant: a.compliance_status == ComplianceStatus::Compliant,
         findings: a
             .violations
             .into_iter()
             .map(|v| Finding {
                 rule: v.related_rule_id,
-                severity: v.severity,
+                severity: match v.severity {
+                    Severity::High => "high",
+                    Severity::Medium => "medium",
+                    Severity::Low => "low",
+                },
                 summary: format!("{}: {}", v.category, v.description),
                 fix: v.remediation,
             })
@@ -67,62 +96,72 @@ fn to_response(a: ComplianceAnalysis) -> ComplianceResponse {
     }
 }
 
-fn main() -> ExitCode {
-    let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/examples/replies/compliance.txt"
-        )
-        .to_owned()
-    });
-    match std::fs::read_to_string(&path) {
-        Ok(completion) => ExitCode::from(run(
-            &completion,
-            &mut std::io::stdout(),
-            &mut std::io::stderr(),
-        )),
-        Err(e) => {
-            eprintln!("cannot read {path}: {e}");
-            ExitCode::from(1)
+/// Reads one completion; on success prints the repairs and the response and
+/// returns it, on failure prints why and returns `None`. Never a default value.
+pub fn run(
+    completion: &str,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Option<ComplianceResponse> {
+    match ToonOutputParser::<ComplianceAnalysis>::new().parse_with_report(completion) {
+        Ok(reply) => {
+            for repair in &reply.repairs {
+                let _ = writeln!(out, "repaired  {repair}");
+            }
+            let response = to_response(reply.value);
+            let _ = writeln!(out, "compliant: {}", response.compliant);
+            for f in &response.findings {
+                let _ = writeln!(
+                    out,
+                    "finding   [{}] {} {} -> {}",
+                    f.severity, f.rule, f.summary, f.fix
+                );
+            }
+            let _ = writeln!(out, "audit     {}", response.audit_log);
+            let _ = writeln!(out, "speech    {}", response.speech);
+            Some(response)
         }
-    }
-}
-
-/// Reads one completion; returns the exit status (0 read, 2 unusable).
-pub fn run(completion: &str, out: &mut impl Write, err: &mut impl Write) -> u8 {
-    let reply = match toon_core::decode_reply_with_report(completion) {
-        Ok(reply) => reply,
         Err(e) => {
             let _ = writeln!(
                 err,
                 "{e}\nThe reply is unusable; no compliance result is reported."
             );
-            return 2;
+            None
         }
-    };
-    for repair in &reply.repairs {
-        let _ = writeln!(out, "repaired  {repair}");
     }
-    let analysis: ComplianceAnalysis = match serde_json::from_value(reply.value) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = writeln!(
-                err,
-                "TOON_PARSE_FAILURE: the reply does not have the expected shape: {e}"
-            );
-            return 2;
-        }
-    };
-    let response = to_response(analysis);
-    let _ = writeln!(out, "compliant: {}", response.compliant);
-    for f in &response.findings {
-        let _ = writeln!(
-            out,
-            "finding   [{}] {} {} -> {}",
-            f.severity, f.rule, f.summary, f.fix
-        );
+}
+
+fn recorded(name: &str) -> String {
+    let path = format!("{}/examples/replies/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn main() -> ExitCode {
+    let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+    if let Some(path) = std::env::args().nth(1) {
+        return match std::fs::read_to_string(&path) {
+            Ok(completion) => match run(&completion, &mut out, &mut err) {
+                Some(_) => ExitCode::SUCCESS,
+                None => ExitCode::from(2),
+            },
+            Err(e) => {
+                eprintln!("cannot read {path}: {e}");
+                ExitCode::from(1)
+            }
+        };
     }
-    let _ = writeln!(out, "audit     {}", response.audit_log);
-    let _ = writeln!(out, "speech    {}", response.speech);
-    0
+    println!("== The system prompt's format section (ComplianceAnalysis::toon_prompt()):\n");
+    println!("{}\n", ComplianceAnalysis::toon_prompt());
+    let reply = recorded("compliance.txt");
+    println!("== A small model's reply:\n\n{reply}\n");
+    println!("== Read with ToonOutputParser, mapped onto the application's type:\n");
+    let ok = run(&reply, &mut out, &mut err).is_some();
+    let cut = recorded("compliance-truncated.txt");
+    println!("\n== A reply cut off at the token limit:\n\n{cut}\n");
+    let refused = run(&cut, &mut out, &mut err).is_none();
+    if ok && refused {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
 }

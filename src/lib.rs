@@ -1,1 +1,3 @@
-//! Host package for the cross-crate tests and examples; it has no code of its own.
+//! Host package for the cross-crate tests and examples. Its documentation is
+//! the README, so that the README's Rust blocks compile and run as doctests.
+#![doc = include_str!("../README.md")]

@@ -1,48 +1,186 @@
-//! The examples' logic, run on their recorded replies: the typed result and the exit code.
+//! The examples' logic on their recorded replies: the typed result and the exit status.
 
 #[allow(dead_code)] // `main` is the example's own entry point
 #[path = "../examples/compliance.rs"]
 mod compliance;
 
-fn run(reply_file: &str) -> (u8, String, String) {
-    let path = format!(
-        "{}/examples/replies/{reply_file}",
+#[allow(dead_code)]
+#[path = "../examples/capitals.rs"]
+mod capitals;
+
+#[allow(dead_code)]
+#[path = "../examples/answer.rs"]
+mod answer;
+
+#[allow(dead_code)]
+#[path = "../examples/detect.rs"]
+mod detect;
+
+fn reply(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/examples/replies/{name}",
         env!("CARGO_MANIFEST_DIR")
-    );
-    let completion = std::fs::read_to_string(path).unwrap();
+    ))
+    .unwrap()
+}
+
+fn text(buf: Vec<u8>) -> String {
+    String::from_utf8(buf).unwrap()
+}
+
+#[test]
+fn compliance_reads_the_recorded_reply_into_the_application_type() {
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = compliance::run(&completion, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
-}
-
-#[test]
-fn compliance_reads_the_recorded_reply() {
-    let (code, out, err) = run("compliance.txt");
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("compliant: false"));
-    assert!(out.contains(
-        "finding   [HIGH] R-12 privacy: Customer emails are written to application logs, unmasked -> Mask emails before logging"
-    ));
-    assert!(out.contains("finding   [MEDIUM] R-4 retention: Backups kept for seven years"));
-    assert_eq!(out.matches("finding").count(), 2);
-    assert!(out.contains("line 4: corrected_length (declared [3], found 2)"));
-}
-
-#[test]
-fn compliance_refuses_a_truncated_reply_and_exits_non_zero() {
-    let (code, out, err) = run("compliance-truncated.txt");
-    assert_eq!(code, 2);
-    assert!(
-        !out.contains("compliant"),
-        "nothing is reported for an unusable reply: {out}"
+    let response = compliance::run(&reply("compliance.txt"), &mut out, &mut err).expect("usable");
+    assert!(!response.compliant);
+    assert_eq!(response.findings.len(), 2);
+    assert_eq!(
+        response.findings[0],
+        compliance::Finding {
+            rule: "R-12".into(),
+            severity: "high",
+            summary: "privacy: Customer emails are written to application logs, unmasked".into(),
+            fix: "Mask emails before logging".into(),
+        }
     );
+    assert_eq!(response.findings[1].severity, "medium");
+    let out = text(out);
+    assert!(
+        out.contains("line 4: corrected_length (declared [3], found 2)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("line 5: enum_case (violations[0].severity: `high` read as `HIGH`)"),
+        "{out}"
+    );
+    assert!(text(err).is_empty());
+}
+
+#[test]
+fn compliance_refuses_a_truncated_reply_and_reports_nothing() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        compliance::run(&reply("compliance-truncated.txt"), &mut out, &mut err),
+        None
+    );
+    assert!(
+        text(out).is_empty(),
+        "nothing is reported for an unusable reply"
+    );
+    let err = text(err);
     assert!(
         err.starts_with("TOON_PARSE_FAILURE: line 7: the reply stops mid-document"),
         "{err}"
     );
     assert!(err.contains("repeat one another"));
+}
+
+#[test]
+fn capitals_writes_only_the_json_on_stdout_and_an_exit_status() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        capitals::run(&reply("capitals.json"), &mut out, &mut err),
+        0
+    );
+    assert_eq!(
+        text(out),
+        "{\"country\":\"France\",\"capital\":\"Paris\"}\n"
+    );
+    assert!(text(err).is_empty());
+
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        capitals::run(&reply("capitals-truncated.json"), &mut out, &mut err),
+        2
+    );
+    assert!(text(out).is_empty());
+    assert!(text(err).starts_with("TOON_PARSE_FAILURE: line 1: the reply stops mid-document"));
+}
+
+#[test]
+fn capitals_request_carries_the_schema_and_the_declarations() {
+    let body = capitals::request_body("Japan", toon_core::SchemaDialect::LlamaCppPython);
+    assert_eq!(body["response_format"]["type"], "json_object");
+    assert_eq!(
+        body["response_format"]["schema"]["required"],
+        serde_json::json!(["country", "capital"])
+    );
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("/// The name of the capital city of that country; a city, never the country's own name.\n    capital: String,"));
+    assert_eq!(
+        body["messages"][1]["content"],
+        "What is the capital of Japan?"
+    );
+}
+
+#[test]
+fn answer_parses_but_a_citation_to_a_source_never_sent_is_caught() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(answer::run(&reply("answer.txt"), &mut out, &mut err), 3);
+    let (out, err) = (text(out), text(err));
+    assert!(out.starts_with("answer: Either party may end the lease"));
+    assert!(out.contains("  [2] Either party may end the lease with three months' notice."));
+    assert!(
+        err.contains("it cites [4], and only sources 1 to 3 were sent"),
+        "{err}"
+    );
+
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        answer::run(&reply("answer-not-found.txt"), &mut out, &mut err),
+        0
+    );
+    assert_eq!(
+        text(out),
+        "not found: The sources do not say whether a deposit is required.\n"
+    );
+
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        answer::run(
+            "finding:\n  status: found\n  answer: yes",
+            &mut out,
+            &mut err
+        ),
+        2
+    );
+    assert!(text(err).contains("at `finding.citations`"));
+}
+
+#[test]
+fn detect_reads_the_bbox_2d_idiom_into_the_application_type() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let found = detect::run(&reply("detect.txt"), (640, 480), &mut out, &mut err).unwrap();
+    assert_eq!(
+        found,
+        [
+            detect::Detection {
+                label: "cup".into(),
+                x: 112,
+                y: 201,
+                width: 133,
+                height: 129
+            },
+            detect::Detection {
+                label: "spoon".into(),
+                x: 300,
+                y: 260,
+                width: 212,
+                height: 40
+            },
+        ]
+    );
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        detect::run(
+            &reply("detect-out-of-image.txt"),
+            (640, 480),
+            &mut out,
+            &mut err
+        ),
+        Err(2)
+    );
+    assert!(
+        text(err).contains("box [500, 400, 700, 520] for `plate` is not inside the 640x480 image")
+    );
 }

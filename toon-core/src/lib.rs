@@ -1,15 +1,44 @@
 //! Typed output from language models, in TOON.
 //!
-//! `toon-core` is a TOON (Token-Oriented Object Notation) engine that follows
-//! the specification to the letter, with the layers a program needs to read
-//! what a model wrote.
+//! One Rust type gives the format shown to the model, the decoder that reads the
+//! reply, the JSON Schema for servers that constrain decoding, and the prompt
+//! text that says what each field means.
 //!
+//! - [`Toon`] (derive it): [`Toon::toon_prompt`] for the system prompt,
+//!   [`Toon::from_toon`] to read the reply (tolerant of the mistakes listed on
+//!   [`RepairKind`], refusing with a [`ParseError`] what it cannot read without
+//!   guessing), [`Toon::to_toon`] for few-shot examples; [`ToonOutputParser`].
+//! - [`OutputSchema`] (derive it): [`OutputSchema::json_schema`],
+//!   [`OutputSchema::schema_prompt`], [`response_format`], and [`from_json_reply`]
+//!   for JSON replies into any serde type.
 //! - [`decode`] and [`encode`]: the specification's decoder and encoder over
 //!   the JSON data model (`serde_json::Value`, key order preserved).
 //! - [`decode_reply`] and [`decode_reply_with_report`]: the tolerant decoder for
-//!   model replies, which repairs a fixed list of formatting mistakes
-//!   ([`RepairKind`]), reports each repair, and refuses what it cannot read
-//!   without guessing ([`ParseErrorKind`]).
+//!   model replies without a type.
+//!
+//! ```
+//! # #[cfg(feature = "derive")] {
+//! use toon_core::{OutputSchema, Toon};
+//!
+//! /// A country and its capital city.
+//! #[derive(Debug, PartialEq, Toon, OutputSchema)]
+//! struct Capital {
+//!     /// The country's name in English.
+//!     country: String,
+//!     /// The capital city of that country; a city, never the country's own name.
+//!     capital: String,
+//! }
+//!
+//! // The TOON path: the prompt snippet and the tolerant decoder.
+//! assert!(Capital::toon_prompt().contains("capital: <text>"));
+//! let c = Capital::from_toon("```toon\ncountry: France\ncapital: Paris\n```").unwrap();
+//! assert_eq!(c.capital, "Paris");
+//!
+//! // The JSON-Schema path: the schema for the server, the declarations for the model.
+//! assert_eq!(Capital::json_schema()["required"], serde_json::json!(["country", "capital"]));
+//! assert!(Capital::schema_prompt().contains("/// The country's name in English.\n    country: String,"));
+//! # }
+//! ```
 //!
 //! # Specification version
 //!

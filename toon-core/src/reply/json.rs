@@ -40,8 +40,11 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     lines: &[String],
     repairs: &mut Vec<Repair>,
 ) -> Result<T, ParseError> {
-    let text = lines.join("\n");
-    let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<T>();
+    // Trailing whitespace carries nothing in JSON; inside a string cut off by the
+    // token limit it would read as a raw control character instead of the cut.
+    let joined = lines.join("\n");
+    let text = joined.trim_end();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
     match stream.next() {
         Some(Ok(value)) => {
             let end = stream.byte_offset();
@@ -59,7 +62,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
             }
             Ok(value)
         }
-        Some(Err(e)) => Err(json_error(&e, &text)),
+        Some(Err(e)) => Err(json_error(&e, text)),
         None => Err(ParseError::empty()),
     }
 }

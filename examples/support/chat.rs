@@ -1,0 +1,48 @@
+//! A minimal client for an OpenAI-compatible `/v1/chat/completions` endpoint
+//! (a local llama.cpp server, say), shared by the examples.
+
+use serde_json::{json, Value};
+
+/// A system prompt and one user message, with any extra request fields.
+pub fn request(system: &str, user: &str, extra: Value) -> Value {
+    let mut body = json!({
+        "model": "local",
+        "messages": [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ],
+    });
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    body
+}
+
+/// What the server answered: the completion text and why it stopped
+/// (`"length"` means the token limit cut it off).
+pub struct Completion {
+    pub content: String,
+    pub finish_reason: String,
+}
+
+/// Sends the request to `url` (the full `/v1/chat/completions` address, plain HTTP).
+pub fn complete(url: &str, body: &Value) -> Result<Completion, String> {
+    let mut response = ureq::post(url)
+        .send_json(body)
+        .map_err(|e| format!("request to {url} failed: {e}"))?;
+    let answer: Value = response
+        .body_mut()
+        .read_json()
+        .map_err(|e| format!("{url} did not answer with JSON: {e}"))?;
+    let choice = &answer["choices"][0];
+    Ok(Completion {
+        content: choice["message"]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+        finish_reason: choice["finish_reason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+    })
+}
