@@ -272,8 +272,11 @@ fn classify(e: DecodeError, lines: &[String]) -> ParseError {
         .map_or(0, |i| i + 1);
     let on_last_line = e.line() == last;
     let kind = match e.kind() {
-        K::UnterminatedString => ParseErrorKind::Truncated,
-        K::InvalidEscape | K::MissingColon | K::InvalidHeader | K::WidthMismatch
+        K::UnterminatedString
+        | K::InvalidEscape
+        | K::MissingColon
+        | K::InvalidHeader
+        | K::WidthMismatch
             if on_last_line =>
         {
             ParseErrorKind::Truncated

@@ -167,6 +167,25 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
         .iter()
         .position(|l| is_fence(l))
         .map(|c| open + 1 + c);
+    let Some(close) = close else {
+        // A lone fence is stripped only where its role is plain: first (an opening
+        // that never closed) or last (a closing whose opening was left out). One in
+        // the middle of the text could split a document; it is left for the
+        // decoder to refuse rather than have half the reply read as prose.
+        let significant: Vec<usize> = (0..lines.len())
+            .filter(|&i| !lines[i].trim().is_empty())
+            .collect();
+        let role = if significant.first() == Some(&open) {
+            "opening fence (never closed)"
+        } else if significant.last() == Some(&open) {
+            "closing fence (no opening fence)"
+        } else {
+            return false;
+        };
+        repairs.push(Repair::new(RepairKind::StrippedFence, open + 1, role));
+        lines[open].clear();
+        return true;
+    };
     blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
     repairs.push(Repair::new(
         RepairKind::StrippedFence,
@@ -174,20 +193,18 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
         format!("opening fence {}", lines[open].trim()),
     ));
     lines[open].clear();
-    if let Some(close) = close {
-        repairs.push(Repair::new(
-            RepairKind::StrippedFence,
-            close + 1,
-            "closing fence",
-        ));
-        lines[close].clear();
-        blank_prose(
-            &mut lines[close + 1..],
-            close + 1,
-            repairs,
-            "after the fenced block",
-        );
-    }
+    repairs.push(Repair::new(
+        RepairKind::StrippedFence,
+        close + 1,
+        "closing fence",
+    ));
+    lines[close].clear();
+    blank_prose(
+        &mut lines[close + 1..],
+        close + 1,
+        repairs,
+        "after the fenced block",
+    );
     true
 }
 
