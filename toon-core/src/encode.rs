@@ -36,6 +36,9 @@ pub fn encode(value: &Value, options: &EncodeOptions) -> String {
         },
         Value::Array(items) if items.is_empty() => e.line("", "[]"),
         Value::Array(items) => e.array(None, items, 0, "", true),
+        // A document must not start with U+FEFF, which decoders remove as a
+        // byte-order mark (SPEC 4.1 §12); quoting keeps the character as data.
+        Value::String(s) if s.starts_with('\u{feff}') => e.line("", &quote(s)),
         other => {
             let text = e.primitive(other);
             e.line("", &text);

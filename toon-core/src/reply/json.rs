@@ -13,8 +13,18 @@ pub(crate) fn looks_like_json(lines: &[String]) -> bool {
     let Some(first) = lines.iter().map(|l| l.trim()).find(|l| !l.is_empty()) else {
         return false;
     };
-    first.starts_with('{')
-        || (first.starts_with('[') && !matches!(parse_header(first, 8), HeaderParse::Header(_)))
+    first.starts_with('{') || (first.starts_with('[') && !is_toon_bracket(first))
+}
+
+/// `[3]: a,b`, `[2:]{..}:`, `[2|]`, or a header cut after its length (`[2:`):
+/// a length and then `]`, `:`, `|`, a tab or nothing is TOON; `[2, 3]` is JSON.
+fn is_toon_bracket(line: &str) -> bool {
+    if matches!(parse_header(line, 8), HeaderParse::Header(_)) {
+        return true;
+    }
+    let rest = &line[1..];
+    let after = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    after.len() < rest.len() && (after.is_empty() || after.starts_with([']', ':', '|', '\t']))
 }
 
 /// Reads a TOON reply that is JSON instead; reported as `read_json`.

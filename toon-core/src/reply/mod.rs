@@ -277,6 +277,8 @@ fn classify(e: DecodeError, lines: &[String]) -> ParseError {
         | K::MissingColon
         | K::InvalidHeader
         | K::WidthMismatch
+        | K::UnexpectedLine
+        | K::TextAfterQuote
             if on_last_line =>
         {
             ParseErrorKind::Truncated

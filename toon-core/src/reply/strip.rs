@@ -70,6 +70,7 @@ pub(crate) fn strip(
     strip_tool_calls(&mut lines, repairs);
     if !strip_fences(&mut lines, repairs) {
         strip_leading_prose(&mut lines, repairs, guide);
+        strip_trailing_prose(&mut lines, repairs);
     }
     Ok(lines)
 }
@@ -231,6 +232,51 @@ fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>, guide: O
         return;
     };
     blank_prose(&mut lines[..start], 0, repairs, "before the document");
+}
+
+/// Blanks closing prose after the document ("Let me know if you need more!"):
+/// a final run of lines at the left margin, with no colon and a space in each,
+/// whose last line ends a sentence or that a blank line sets apart. Such lines
+/// could never be part of a TOON object; a single cut-off token (`complianc`) is
+/// not prose and is left for the decoder to refuse as truncated.
+fn strip_trailing_prose(lines: &mut [String], repairs: &mut Vec<Repair>) {
+    let significant: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].trim().is_empty())
+        .collect();
+    let prose_like = |i: usize| {
+        let t = lines[i].trim_end();
+        !t.starts_with(' ')
+            && t.contains(' ')
+            && find_unquoted(t, |c| c == ':').is_none()
+            && !t.starts_with(['-', '"', '[', '{', '#'])
+    };
+    let Some(&last) = significant.last() else {
+        return;
+    };
+    if !prose_like(last) {
+        return;
+    }
+    let run: Vec<usize> = significant
+        .iter()
+        .rev()
+        .copied()
+        .take_while(|&i| prose_like(i))
+        .collect();
+    let first = *run.last().unwrap_or(&last);
+    let set_apart = first > 0 && lines[first - 1].trim().is_empty();
+    let ends_sentence = lines[last].trim_end().ends_with(['.', '!', '?']);
+    // Never the whole reply: that is prose, not a document with prose after it.
+    if !(set_apart || ends_sentence) || significant.first() == Some(&first) {
+        return;
+    }
+    repairs.push(Repair::new(
+        RepairKind::StrippedProse,
+        first + 1,
+        format!("{} line(s) of prose after the document", run.len()),
+    ));
+    for l in &mut lines[first..] {
+        l.clear();
+    }
 }
 
 fn starts_document(line: &str) -> bool {

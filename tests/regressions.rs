@@ -1,0 +1,73 @@
+//! Inputs the property tests found; each was a bug, each is fixed and pinned here.
+
+use serde_json::json;
+use toon_core::{decode, decode_reply, encode, ParseErrorKind, Toon};
+
+fn kind(reply: &str) -> ParseErrorKind {
+    decode_reply(reply).unwrap_err().kind()
+}
+
+#[test]
+fn a_root_string_starting_with_a_byte_order_mark_keeps_it() {
+    // The encoder wrote U+FEFF bare at the start; the 4.1 decoder removed it as a BOM.
+    let v = json!("\u{feff}bom");
+    let text = encode(&v, &Default::default());
+    assert_eq!(text, "\"\u{feff}bom\"");
+    assert_eq!(decode(&text, &Default::default()).unwrap(), v);
+}
+
+#[test]
+fn a_keyed_table_cut_inside_an_entry_key_is_truncated() {
+    assert_eq!(
+        kind("users[3:]{age,city}:\n  alice: 30,Berlin\n  bo"),
+        ParseErrorKind::Truncated
+    );
+}
+
+#[test]
+fn a_root_keyed_header_cut_after_its_length_is_truncated_not_json() {
+    assert_eq!(kind("[2:"), ParseErrorKind::Truncated);
+    // A JSON array is still JSON.
+    assert_eq!(decode_reply("[2, 3]").unwrap(), json!([2, 3]));
+}
+
+#[test]
+fn a_quoted_key_cut_after_its_bracket_is_truncated() {
+    assert_eq!(kind("\"A 0Aa|a|_,\"["), ParseErrorKind::Truncated);
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Row {
+    category: String,
+}
+
+#[test]
+fn a_cell_of_backticks_is_data_not_a_fence() {
+    // `T::from_toon(&x.to_toon())` failed when a cell began with three backticks.
+    let x = vec![
+        Row {
+            category: "```".into(),
+        },
+        Row {
+            category: "```,x".into(),
+        },
+    ];
+    assert_eq!(Vec::<Row>::from_toon(&x.to_toon()).unwrap(), x);
+}
+
+#[test]
+fn json_floats_keep_every_digit() {
+    // serde_json's default float parser read 6.936639184104181e257 as ...182e257.
+    let f: f64 = 6.936639184104181e257;
+    assert_eq!(f64::from_toon(&format!("{f:e}")).unwrap(), f);
+    assert_eq!(
+        toon_core::from_json_reply::<f64>("6.936639184104181e+257")
+            .unwrap_err()
+            .kind(),
+        ParseErrorKind::Syntax
+    );
+    assert_eq!(
+        toon_core::from_json_reply::<Vec<f64>>("[6.936639184104181e+257]").unwrap(),
+        [f]
+    );
+}
