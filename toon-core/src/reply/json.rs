@@ -18,8 +18,8 @@ pub(crate) fn looks_like_json(lines: &[String]) -> bool {
 
 /// `[3]: a,b`, `[2:]{..}:`, `[2|]`, or a header cut after its length (`[2:`):
 /// a length and then `]`, `:`, `|`, a tab or nothing is TOON; `[2, 3]` is JSON.
-fn is_toon_bracket(line: &str) -> bool {
-    if matches!(parse_header(line, 8), HeaderParse::Header(_)) {
+pub(crate) fn is_toon_bracket(line: &str) -> bool {
+    if line.trim_end() == "[]" || matches!(parse_header(line, 8), HeaderParse::Header(_)) {
         return true;
     }
     let rest = &line[1..];

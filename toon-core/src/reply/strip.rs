@@ -21,6 +21,10 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
     let start = completion.trim_start();
     start.starts_with(THINK_OPEN)
         || start.starts_with('{')
+        // A JSON array on one line is also a TOON string; it is meant as JSON.
+        || (start.starts_with('[')
+            && !super::json::is_toon_bracket(start.lines().next().unwrap_or_default())
+            && serde_json::from_str::<serde::de::IgnoredAny>(start).is_ok())
         || completion
             .lines()
             .find(|l| !l.trim().is_empty())
