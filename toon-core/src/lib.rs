@@ -89,7 +89,8 @@ pub use equality::json_model_eq;
 pub use error::{DecodeError, DecodeErrorKind};
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
-    decode_reply, decode_reply_with_report, ParseError, ParseErrorKind, Repair, RepairKind, Reply,
+    decode_reply, decode_reply_with_options, decode_reply_with_report, ParseError, ParseErrorKind,
+    Repair, RepairKind, Reply, ReplyOptions,
 };
 pub use schema::{
     from_json_reply, from_json_reply_with_report, response_format, strict_violations, OutputSchema,

@@ -21,6 +21,9 @@ pub enum ParseErrorKind {
     Syntax,
     /// A field the type requires is missing.
     MissingField,
+    /// The reply is longer or nests deeper than the decoder's limits
+    /// ([`ReplyOptions`](crate::ReplyOptions), [`DecodeOptions::max_depth`](crate::DecodeOptions::max_depth)).
+    LimitExceeded,
     /// A value has the wrong type for its field (a word where a number belongs,
     /// an unknown enum value).
     InvalidValue,
@@ -35,6 +38,7 @@ impl ParseErrorKind {
             ParseErrorKind::AmbiguousNesting => "ambiguous nesting",
             ParseErrorKind::Syntax => "syntax",
             ParseErrorKind::MissingField => "missing field",
+            ParseErrorKind::LimitExceeded => "limit exceeded",
             ParseErrorKind::InvalidValue => "invalid value",
         }
     }

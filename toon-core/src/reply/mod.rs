@@ -17,6 +17,25 @@ pub use report::{Repair, RepairKind, Reply};
 use crate::decode::{decode_lenient, Decoded, Leniency, Note};
 use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 
+/// Limits for the reply decoders; the defaults suit model replies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyOptions {
+    /// The deepest nesting accepted (default 128); deeper is `LimitExceeded`.
+    pub max_depth: usize,
+    /// The longest reply accepted, in bytes (default 16 MiB); longer is
+    /// `LimitExceeded`, refused before any work, so memory stays bounded.
+    pub max_bytes: usize,
+}
+
+impl Default for ReplyOptions {
+    fn default() -> Self {
+        ReplyOptions {
+            max_depth: 128,
+            max_bytes: 16 << 20,
+        }
+    }
+}
+
 /// Decodes a model's reply into a JSON value, repairing what small models get wrong.
 ///
 /// A reply that is already a valid TOON document decodes exactly as
@@ -58,7 +77,25 @@ pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
 /// # Errors
 /// As [`decode_reply`].
 pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseError> {
-    decode_reply_guided(completion, None, false).map(|g| g.reply)
+    decode_reply_with_options(completion, &ReplyOptions::default())
+}
+
+/// [`decode_reply_with_report`] with limits other than the defaults.
+///
+/// ```
+/// use toon_core::{decode_reply_with_options, ParseErrorKind, ReplyOptions};
+/// let tight = ReplyOptions { max_bytes: 8, ..Default::default() };
+/// let err = decode_reply_with_options("answer: far too long", &tight).unwrap_err();
+/// assert_eq!(err.kind(), ParseErrorKind::LimitExceeded);
+/// ```
+///
+/// # Errors
+/// As [`decode_reply`], and `LimitExceeded` past a limit.
+pub fn decode_reply_with_options(
+    completion: &str,
+    options: &ReplyOptions,
+) -> Result<Reply<Value>, ParseError> {
+    decode_reply_guided(completion, None, false, options).map(|g| g.reply)
 }
 
 /// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
@@ -66,6 +103,7 @@ pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseE
 pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
     completion: &str,
 ) -> Result<(T, Vec<Repair>), ParseError> {
+    too_long(completion, &ReplyOptions::default())?;
     if completion.trim().is_empty() {
         return Err(ParseError::empty());
     }
@@ -89,6 +127,22 @@ pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
     Ok((value, repairs))
 }
 
+/// Refuses a reply over `max_bytes` before any work is done on it.
+fn too_long(completion: &str, options: &ReplyOptions) -> Result<(), ParseError> {
+    if completion.len() <= options.max_bytes {
+        return Ok(());
+    }
+    Err(ParseError::new(
+        ParseErrorKind::LimitExceeded,
+        None,
+        format!(
+            "the reply is {} bytes, over the limit of {} (ReplyOptions::max_bytes); a reply this long is usually a model looping until its token limit",
+            completion.len(),
+            options.max_bytes
+        ),
+    ))
+}
+
 /// What the expected type adds to the reply decoder (the typed decoder's guide).
 pub(crate) trait Guide {
     /// Does this line start the document (a known key, however malformed)? Lines
@@ -110,7 +164,13 @@ pub(crate) fn decode_reply_guided(
     completion: &str,
     guide: Option<&dyn Guide>,
     track_lines: bool,
+    options: &ReplyOptions,
 ) -> Result<Guided, ParseError> {
+    too_long(completion, options)?;
+    let spec = DecodeOptions {
+        max_depth: options.max_depth,
+        ..DecodeOptions::default()
+    };
     if completion
         .lines()
         .all(|l| l.trim().is_empty() || l.trim_start_matches(' ').starts_with('#'))
@@ -127,7 +187,7 @@ pub(crate) fn decode_reply_guided(
             track_lines,
             ..Leniency::default()
         };
-        if let Ok(d) = decode_lenient(completion, &DecodeOptions::default(), exact) {
+        if let Ok(d) = decode_lenient(completion, &spec, exact) {
             return Ok(Guided {
                 reply: Reply {
                     value: d.value,
@@ -148,7 +208,7 @@ pub(crate) fn decode_reply_guided(
         if let Some(guide) = guide {
             guide.repair(&mut lines, &mut repairs);
         }
-        let d = decode_repaired(lines, &mut repairs, track_lines)?;
+        let d = decode_repaired(lines, &mut repairs, track_lines, &spec)?;
         (d.value, d.lines)
     };
     repairs.sort_by_key(|r| r.line);
@@ -163,6 +223,7 @@ fn decode_repaired(
     mut lines: Vec<String>,
     repairs: &mut Vec<Repair>,
     track_lines: bool,
+    spec: &DecodeOptions,
 ) -> Result<Decoded, ParseError> {
     let original = lines.clone();
     let indent_size = layout::relevel(&mut lines, repairs);
@@ -170,7 +231,7 @@ fn decode_repaired(
     let text = lines.join("\n");
     let options = DecodeOptions {
         indent_size,
-        ..DecodeOptions::default()
+        ..spec.clone()
     };
     let leniency = Leniency {
         counts: true,
@@ -195,7 +256,7 @@ fn decode_repaired(
                 Ok(moved) => {
                     layout::add_header_colons(&mut relevelled, &mut Vec::new());
                     let text = relevelled.join("\n");
-                    let outcome = decode_lenient(&text, &DecodeOptions::default(), leniency);
+                    let outcome = decode_lenient(&text, spec, leniency);
                     if outcome.is_ok() {
                         repairs.retain(|r| r.kind != RepairKind::Reindented);
                         repairs.push(Repair::new(
@@ -283,6 +344,7 @@ fn classify(e: DecodeError, lines: &[String]) -> ParseError {
         {
             ParseErrorKind::Truncated
         }
+        K::DepthLimit => ParseErrorKind::LimitExceeded,
         K::Indentation | K::UnexpectedIndent => {
             return ambiguous(e.line(), e.message()).with_source(e);
         }

@@ -15,7 +15,7 @@ pub use context::Cx;
 pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
 
 use crate::reply::decode_reply_guided;
-use crate::{encode, ParseError, Reply};
+use crate::{encode, ParseError, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -70,15 +70,26 @@ pub trait Toon: Sized {
     /// # Errors
     /// As [`from_toon`](Toon::from_toon).
     fn from_toon_with_report(completion: &str) -> Result<Reply<Self>, ParseError> {
+        Self::from_toon_with_options(completion, &ReplyOptions::default())
+    }
+
+    /// [`from_toon_with_report`](Toon::from_toon_with_report) with limits other than the defaults.
+    ///
+    /// # Errors
+    /// As [`from_toon`](Toon::from_toon), and `LimitExceeded` past a limit.
+    fn from_toon_with_options(
+        completion: &str,
+        options: &ReplyOptions,
+    ) -> Result<Reply<Self>, ParseError> {
         let guide = guide::TypeGuide::new(Self::__shape());
-        let decoded = decode_reply_guided(completion, Some(&guide), false)?;
+        let decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
         let mut cx = Cx::new(decoded.reply.repairs);
         let mut result = Self::__from_value(&decoded.reply.value, &mut cx);
         if result.is_err() || cx.has_unplaced() {
             // Place typed repairs and errors on the lines of the completion: decode
             // once more, recording where each value stood. Only replies that need
             // it pay for the second pass.
-            let lines = decode_reply_guided(completion, Some(&guide), true)?.lines;
+            let lines = decode_reply_guided(completion, Some(&guide), true, options)?.lines;
             cx.place(&lines);
             if let Err(e) = &mut result {
                 e.place(&lines);

@@ -1,0 +1,208 @@
+//! Hostile input through all three entry points (`decode`, `decode_reply`,
+//! `T::from_toon`): each returns quickly, with the outcome it should, and with
+//! peak memory bounded by a small multiple of the input (measured by a counting
+//! allocator; this binary holds one test so nothing else allocates meanwhile).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use common::types::ComplianceAnalysis;
+use toon_core::{decode, decode_reply, DecodeErrorKind, ParseErrorKind, Toon};
+
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only the
+// byte counts are recorded.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size > layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                    - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f` on `input` and checks time and the peak of memory allocated meanwhile.
+fn bounded<T>(what: &str, input: &str, f: impl FnOnce(&str) -> T) -> T {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let start = Instant::now();
+    let out = f(input);
+    let took = start.elapsed();
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    // Generous bounds for a debug build on a shared machine: linear in the input.
+    let limit = 16 * input.len() + (1 << 20);
+    assert!(
+        peak <= limit,
+        "{what}: peak {peak} bytes for {} bytes of input (limit {limit})",
+        input.len()
+    );
+    assert!(took < Duration::from_secs(10), "{what}: took {took:?}");
+    out
+}
+
+/// The three entry points, each bounded.
+fn all_three(
+    what: &str,
+    input: &str,
+) -> (
+    Result<serde_json::Value, toon_core::DecodeError>,
+    Result<serde_json::Value, toon_core::ParseError>,
+    Result<ComplianceAnalysis, toon_core::ParseError>,
+) {
+    (
+        bounded(&format!("{what} / decode"), input, |s| {
+            decode(s, &Default::default())
+        }),
+        bounded(&format!("{what} / decode_reply"), input, decode_reply),
+        bounded(
+            &format!("{what} / from_toon"),
+            input,
+            ComplianceAnalysis::from_toon,
+        ),
+    )
+}
+
+const TAIL: &str = "audit_trail: a\nspoken_response: b\ncompliance_status: COMPLIANT";
+
+#[test]
+fn hostile_inputs() {
+    // A header declaring billions of rows over two.
+    let doc = format!(
+        "violations[4000000000]{{category,severity,description,related_rule_id,remediation}}:\n  a,HIGH,b,c,d\n  e,LOW,f,g,h\n{TAIL}"
+    );
+    let (spec, reply, typed) = all_three("billions of rows", &doc);
+    assert_eq!(spec.unwrap_err().kind(), DecodeErrorKind::LengthMismatch);
+    assert_eq!(
+        reply.unwrap()["violations"].as_array().map(Vec::len),
+        Some(2)
+    );
+    assert_eq!(typed.unwrap().violations.len(), 2);
+
+    // A 10 MB line.
+    let doc = format!(
+        "violations[0]{{category}}:\n{TAIL}\nnote: {}",
+        "x".repeat(10 << 20)
+    );
+    let (spec, reply, typed) = all_three("10 MB line", &doc);
+    assert_eq!(spec.unwrap()["note"].as_str().map(str::len), Some(10 << 20));
+    assert!(reply.is_ok());
+    assert!(
+        typed.is_ok(),
+        "the unknown 10 MB key is ignored and reported"
+    );
+
+    // 100,000 levels of indentation on one line: the spec decoder refuses the
+    // depth; the reply decoder reads the line as one level under its parent (the
+    // only reading there is), so `b` is found.
+    let doc = format!("a:\n{}b: 1", "  ".repeat(100_000));
+    let (spec, reply, typed) = all_three("one deep line", &doc);
+    assert_eq!(spec.unwrap_err().kind(), DecodeErrorKind::DepthLimit);
+    assert_eq!(reply.unwrap(), serde_json::json!({"a": {"b": 1}}));
+    assert_eq!(typed.unwrap_err().kind(), ParseErrorKind::MissingField);
+
+    // A real chain of 2,000 nested objects: past every depth limit.
+    let doc: String = (0..2_000)
+        .map(|d| format!("{}k:\n", "  ".repeat(d)))
+        .collect();
+    let (spec, reply, typed) = all_three("deep nesting", &doc);
+    assert_eq!(spec.unwrap_err().kind(), DecodeErrorKind::DepthLimit);
+    assert_eq!(reply.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+    assert_eq!(typed.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+
+    // Thousands of blank and comment lines.
+    let filler = "\n# a comment\n   \n".repeat(50_000);
+    let doc = format!(
+        "violations[2]{{category,severity,description,related_rule_id,remediation}}:{filler}  a,HIGH,b,c,d{filler}  e,LOW,f,g,h{filler}\n{TAIL}"
+    );
+    let (spec, reply, typed) = all_three("blank and comment lines", &doc);
+    assert_eq!(
+        spec.unwrap_err().kind(),
+        DecodeErrorKind::BlankLineInArray,
+        "strict: blank lines between rows"
+    );
+    assert_eq!(
+        reply.unwrap()["violations"].as_array().map(Vec::len),
+        Some(2)
+    );
+    assert_eq!(typed.unwrap().violations.len(), 2);
+
+    // Every escape edge case, in a field and in a table cell.
+    for (escape, ok) in [
+        (r"\uD800", false),
+        (r"\uDFFF", false),
+        (r"\uD83D\uDE00", false),
+        (r"\u12", false),
+        (r"\u12G4", false),
+        (r"\x", false),
+        (r"\'", false),
+        (r"\", false),
+        (r"\u0000", true),
+        (r"\u001F", true),
+        (r"\u00e9\u00E9", true),
+        (r#"\"\\\n\r\t"#, true),
+    ] {
+        for doc in [
+            format!("violations[0]{{category}}:\n{TAIL}\nnote: \"{escape}\""),
+            format!("violations[1]{{category,severity,description,related_rule_id,remediation}}:\n  \"{escape}\",HIGH,b,c,d\n{TAIL}"),
+        ] {
+            let (spec, reply, typed) = all_three(escape, &doc);
+            assert_eq!(spec.is_ok(), ok, "{escape}: {spec:?}");
+            if let Err(e) = &spec {
+                assert!(matches!(e.kind(), DecodeErrorKind::InvalidEscape | DecodeErrorKind::UnterminatedString), "{escape}: {e}");
+            }
+            // The reply decoders refuse or drop the bad cell; they never panic.
+            if ok {
+                assert!(reply.is_ok() && typed.is_ok(), "{escape}: {reply:?} {typed:?}");
+            }
+        }
+    }
+
+    // Invalid UTF-8, as a caller holding bytes would pass it (from_utf8_lossy).
+    let mut bytes = format!("violations[1]{{category,severity,description,related_rule_id,remediation}}:\n  a,HIGH,b,c,d\n{TAIL}\n").into_bytes();
+    bytes.extend([
+        0xff, 0xfe, 0xc3, 0x28, b':', b' ', 0xe2, 0x82, b'\n', b'n', b'o', b't', b'e', b':', b' ',
+        0xf0, 0x9f,
+    ]);
+    let doc = String::from_utf8_lossy(&bytes);
+    let (_, reply, typed) = all_three("invalid UTF-8", &doc);
+    let value = reply.unwrap();
+    assert_eq!(
+        value["note"], "\u{fffd}",
+        "the replacement character is data like any other"
+    );
+    assert_eq!(typed.unwrap().violations.len(), 1);
+
+    // A reply over ReplyOptions::max_bytes is refused before any work.
+    let doc = "x".repeat(17 << 20);
+    let (_, reply, typed) = all_three("oversized reply", &doc);
+    assert_eq!(reply.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+    assert_eq!(typed.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+}
