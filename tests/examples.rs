@@ -184,3 +184,29 @@ fn detect_reads_the_bbox_2d_idiom_into_the_application_type() {
         text(err).contains("box [500, 400, 700, 520] for `plate` is not inside the 640x480 image")
     );
 }
+
+#[allow(dead_code)]
+#[path = "../examples/stream.rs"]
+mod stream;
+
+#[test]
+fn stream_prints_each_violation_as_it_arrives_and_agrees_with_the_whole() {
+    let text = reply("stream.txt");
+    let chars: Vec<char> = text.chars().collect();
+    let chunks: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
+    let mut out = Vec::new();
+    let (seen, whole) = stream::run(chunks.iter().map(String::as_str), &mut out).unwrap();
+    assert_eq!(seen.len(), 3);
+    assert_eq!(seen, whole);
+    let out = text(out);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "compliance_status: \"NON_COMPLIANT\"");
+    assert_eq!(
+        lines[1],
+        "violation 1: [HIGH] privacy: Customer emails are kept in plain-text logs"
+    );
+    assert_eq!(
+        lines[3],
+        "violation 3: [HIGH] consent: No consent is asked before collecting emails"
+    );
+}

@@ -46,3 +46,36 @@ pub fn complete(url: &str, body: &Value) -> Result<Completion, String> {
             .to_owned(),
     })
 }
+
+/// Sends the request with `"stream": true` and calls `on_delta` with each piece
+/// of content as the server's SSE stream delivers it; returns the finish reason.
+pub fn stream(url: &str, body: &Value, mut on_delta: impl FnMut(&str)) -> Result<String, String> {
+    use std::io::BufRead;
+    let mut body = body.clone();
+    body["stream"] = json!(true);
+    let response = ureq::post(url)
+        .send_json(&body)
+        .map_err(|e| format!("request to {url} failed: {e}"))?;
+    let reader = std::io::BufReader::new(response.into_body().into_reader());
+    let mut finish_reason = String::new();
+    for line in reader.lines() {
+        let line = line.map_err(|e| format!("reading the stream from {url}: {e}"))?;
+        let Some(data) = line.strip_prefix("data: ") else {
+            continue;
+        };
+        if data.trim() == "[DONE]" {
+            break;
+        }
+        let Ok(event) = serde_json::from_str::<Value>(data) else {
+            continue;
+        };
+        let choice = &event["choices"][0];
+        if let Some(piece) = choice["delta"]["content"].as_str() {
+            on_delta(piece);
+        }
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            finish_reason = reason.to_owned();
+        }
+    }
+    Ok(finish_reason)
+}

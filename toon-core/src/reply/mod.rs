@@ -5,7 +5,7 @@ mod error;
 mod json;
 pub(crate) mod layout;
 mod report;
-mod strip;
+pub(crate) mod strip;
 
 use std::collections::HashMap;
 
@@ -125,6 +125,15 @@ pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
     let value = json::decode_json_as(&lines, &mut repairs)?;
     repairs.sort_by_key(|r| r.line);
     Ok((value, repairs))
+}
+
+/// A key token as text: a quoted key unescaped, an unquoted one as written.
+pub(crate) fn key_text(token: &str) -> String {
+    if token.starts_with('"') {
+        crate::lex::parse_quoted(token).unwrap_or_else(|_| token.to_owned())
+    } else {
+        token.to_owned()
+    }
 }
 
 /// Refuses a reply over `max_bytes` before any work is done on it.

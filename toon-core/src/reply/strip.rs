@@ -143,19 +143,25 @@ fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<()
 
 fn strip_tool_calls(lines: &mut [String], repairs: &mut Vec<Repair>) {
     for (i, line) in lines.iter_mut().enumerate() {
-        for tag in TOOL_TAGS {
-            let t = line.trim();
-            if t.starts_with(tag) || t.ends_with(tag) {
-                *line = line.replacen(tag, "", 1);
-                repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
-            }
+        for tag in untag(line) {
+            *line = line.replacen(tag, "", 1);
+            repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
         }
     }
 }
 
+/// The tool-call tags that wrap this line: at its start or its end.
+pub(crate) fn untag(line: &str) -> Vec<&'static str> {
+    let t = line.trim();
+    TOOL_TAGS
+        .into_iter()
+        .filter(|tag| t.starts_with(tag) || t.ends_with(tag))
+        .collect()
+}
+
 /// A markdown fence: three backticks and at most a language word (```` ```toon ````).
 /// Anything more on the line (```` ```,HIGH ````) is data, not a fence.
-fn is_fence(line: &str) -> bool {
+pub(crate) fn is_fence(line: &str) -> bool {
     line.trim().strip_prefix("```").is_some_and(|info| {
         info.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
@@ -283,7 +289,7 @@ fn strip_trailing_prose(lines: &mut [String], repairs: &mut Vec<Repair>) {
     }
 }
 
-fn starts_document(line: &str) -> bool {
+pub(crate) fn starts_document(line: &str) -> bool {
     let content = trim_spaces(line);
     if content.is_empty() {
         return false;

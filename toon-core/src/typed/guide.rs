@@ -12,6 +12,7 @@ use crate::reply::Guide;
 use crate::{Repair, RepairKind};
 
 /// The expected type, as the reply decoder's guide.
+#[derive(Debug)]
 pub(crate) struct TypeGuide {
     /// The root's fields, if the root is a struct (the only shape with top-level keys).
     fields: Vec<FieldShape>,

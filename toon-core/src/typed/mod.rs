@@ -6,6 +6,7 @@ mod guide;
 mod impls;
 mod render;
 mod shape;
+mod stream;
 
 use std::marker::PhantomData;
 
@@ -13,6 +14,7 @@ use serde_json::Value;
 
 pub use context::Cx;
 pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
+pub use stream::{Event, ToonStream};
 
 use crate::reply::decode_reply_guided;
 use crate::{encode, ParseError, Reply, ReplyOptions};

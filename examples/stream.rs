@@ -1,0 +1,118 @@
+//! Streaming: each violation printed the moment its row is complete, while the
+//! model is still writing the rest.
+//!
+//! ```sh
+//! cargo run --example stream                       # a recorded reply, fed 4 characters at a time
+//! cargo run --example stream -- --server http://127.0.0.1:8080/v1/chat/completions
+//! ```
+
+#[allow(dead_code)] // the example uses only the streaming half of the helper
+#[path = "support/chat.rs"]
+mod chat;
+
+use std::io::Write;
+
+use toon_core::{StreamEvent, Toon, ToonStream};
+
+/// The result of checking a document against the compliance rules.
+#[derive(Debug, Toon)]
+pub struct ComplianceAnalysis {
+    /// COMPLIANT only if no rule is broken.
+    pub compliance_status: String,
+    /// Every rule the document breaks, one row each.
+    pub violations: Vec<Violation>,
+    /// One or two sentences a voice assistant can say to the user.
+    pub spoken_response: String,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+pub struct Violation {
+    /// The rule family: privacy, security, retention, consent, ...
+    pub category: String,
+    /// HIGH, MEDIUM or LOW.
+    pub severity: String,
+    /// What is wrong, in one sentence.
+    pub description: String,
+}
+
+/// Feeds `chunks` to a stream decoder, printing each violation as it is decided;
+/// returns the violations in the order printed, and the finished value's.
+pub fn run<'a>(
+    chunks: impl IntoIterator<Item = &'a str>,
+    out: &mut impl Write,
+) -> Result<(Vec<Violation>, Vec<Violation>), String> {
+    let mut stream = ToonStream::<ComplianceAnalysis>::new();
+    let mut seen = Vec::new();
+    let mut show = |events: Vec<StreamEvent>, out: &mut dyn Write| {
+        for event in events {
+            match &event {
+                StreamEvent::Item { key, index, .. } if key == "violations" => {
+                    if let Ok(v) = event.decode::<Violation>() {
+                        let _ = writeln!(
+                            out,
+                            "violation {}: [{}] {}: {}",
+                            index + 1,
+                            v.severity,
+                            v.category,
+                            v.description
+                        );
+                        seen.push(v);
+                    }
+                }
+                StreamEvent::Field { key, value } => {
+                    let _ = writeln!(out, "{key}: {value}");
+                }
+                _ => {}
+            }
+        }
+    };
+    for chunk in chunks {
+        show(stream.push(chunk), out);
+    }
+    show(stream.end(), out);
+    let done = stream.finish().map_err(|e| e.to_string())?;
+    Ok((seen, done.value.violations))
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut out = std::io::stdout();
+    let result = match args.as_slice() {
+        [flag, url] if flag == "--server" => {
+            let body = chat::request(
+                &format!(
+                    "Check the document against rules R-1 to R-9 and answer in TOON.\n\n{}",
+                    ComplianceAnalysis::toon_prompt()
+                ),
+                "Document: we keep customer emails in plain-text logs forever and never ask for consent.",
+                serde_json::json!({ "max_tokens": 256, "temperature": 0 }),
+            );
+            let mut pieces = Vec::new();
+            match chat::stream(url, &body, |piece| pieces.push(piece.to_owned())) {
+                Ok(reason) => eprintln!("finish_reason: {reason}"),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return std::process::ExitCode::from(1);
+                }
+            }
+            run(pieces.iter().map(String::as_str), &mut out)
+        }
+        [] => {
+            let reply = include_str!("replies/stream.txt");
+            let chars: Vec<char> = reply.chars().collect();
+            let chunks: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
+            run(chunks.iter().map(String::as_str), &mut out)
+        }
+        _ => {
+            eprintln!("usage: stream [--server URL]");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    match result {
+        Ok(_) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

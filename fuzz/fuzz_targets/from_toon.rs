@@ -1,0 +1,51 @@
+//! The typed decoder on a realistic type: no panic, and a value it reads writes
+//! back (to_toon) to text it reads to the same value.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toon_core::Toon;
+
+#[derive(Debug, PartialEq, Toon)]
+struct ComplianceAnalysis {
+    compliance_status: Status,
+    violations: Vec<Violation>,
+    audit_trail: String,
+    spoken_response: String,
+    confidence: Option<f64>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+#[toon(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Status {
+    Compliant,
+    NonCompliant,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+#[toon(rename_all = "UPPERCASE")]
+enum Severity {
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Violation {
+    category: String,
+    severity: Severity,
+    description: String,
+    related_rule_id: String,
+    remediation: String,
+}
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(x) = ComplianceAnalysis::from_toon(&text) {
+        let again = x.to_toon();
+        let back = ComplianceAnalysis::from_toon(&again).expect("to_toon output reads back");
+        // NaN is not equal to itself; everything else must survive.
+        if x.confidence.map_or(true, |c| !c.is_nan()) {
+            assert_eq!(back, x);
+        }
+    }
+});

@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpora: every decode input of the conformance suite and
+every reply of the broken-reply corpora, one file each, under fuzz/corpus/<target>/."""
+import glob, hashlib, json, os, re
+
+root = os.path.dirname(os.path.abspath(__file__))
+repo = os.path.dirname(root)
+seeds = []
+for path in glob.glob(os.path.join(repo, "tests/fixtures/toon-spec/decode/*.json")):
+    seeds += [t["input"] for t in json.load(open(path))["tests"]]
+for path in glob.glob(os.path.join(repo, "tests/fixtures/toon-spec/encode/*.json")):
+    seeds += [t["expected"] for t in json.load(open(path))["tests"]]
+for path in ("tests/replies/corpus.txt", "tests/replies/typed.txt"):
+    text = open(os.path.join(repo, path)).read()
+    for case in re.split(r"^### .*\n", text, flags=re.M)[1:]:
+        seeds.append(case.split("\n=== ")[0])
+for path in glob.glob(os.path.join(repo, "examples/replies/*")):
+    seeds.append(open(path).read())
+for target in ("decode", "decode_reply", "from_toon"):
+    out = os.path.join(root, "corpus", target)
+    os.makedirs(out, exist_ok=True)
+    for s in seeds:
+        data = s.encode()
+        open(os.path.join(out, hashlib.sha1(data).hexdigest()), "wb").write(data)
+print(f"{len(seeds)} seeds for each of decode, decode_reply, from_toon")

@@ -1,0 +1,222 @@
+//! The stream decoder: fed in chunks of every size, `finish()` is exactly
+//! `from_toon` on the whole text; the emitted records are the decoded arrays; and
+//! each row is emitted by the push that completes its line.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::corpus::load;
+use common::types::{Answer, ComplianceAnalysis, Detections, Violation};
+use serde_json::Value;
+use toon_core::{ParseError, Reply, StreamEvent, Toon, ToonStream};
+
+/// Splits `text` into chunks (never inside a character) by `sizes`, cycling.
+fn chunks<'a>(text: &'a str, sizes: &[usize]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut i = 0;
+    while at < text.len() {
+        let mut end = (at + sizes[i % sizes.len()].max(1)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[at..end]);
+        at = end;
+        i += 1;
+    }
+    out
+}
+
+/// Pseudo-random chunk sizes from 1 to 12, from a seed (xorshift; no dependency needed).
+fn random_sizes(mut seed: u64) -> Vec<usize> {
+    (0..64)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 12) as usize + 1
+        })
+        .collect()
+}
+
+fn splittings() -> Vec<Vec<usize>> {
+    let mut all: Vec<Vec<usize>> = [1, 2, 3, 7, 64].iter().map(|&n| vec![n]).collect();
+    all.extend((1..=4).map(random_sizes));
+    all
+}
+
+fn stream<T: Toon>(
+    text: &str,
+    sizes: &[usize],
+) -> (Vec<StreamEvent>, Result<Reply<T>, ParseError>) {
+    let mut s = ToonStream::<T>::new();
+    let mut events = Vec::new();
+    for c in chunks(text, sizes) {
+        events.extend(s.push(c));
+    }
+    events.extend(s.end());
+    (events, s.finish())
+}
+
+fn same<T: Toon + PartialEq + std::fmt::Debug>(
+    a: &Result<Reply<T>, ParseError>,
+    b: &Result<Reply<T>, ParseError>,
+) -> bool {
+    match (a, b) {
+        (Ok(x), Ok(y)) => x.value == y.value && x.repairs == y.repairs,
+        (Err(x), Err(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The emitted items grouped by key, in order.
+fn items(events: &[StreamEvent]) -> BTreeMap<String, Vec<Value>> {
+    let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for e in events {
+        if let StreamEvent::Item { key, index, value } = e {
+            let list = out.entry(key.clone()).or_default();
+            assert_eq!(*index, list.len(), "items of `{key}` arrive in order");
+            list.push(value.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn untyped_corpus_streams_to_the_same_result_and_records() {
+    let cases = load(include_str!("replies/corpus.txt"));
+    let mut with_events = 0;
+    for c in &cases {
+        let whole = Value::from_toon_with_report(&c.reply);
+        for sizes in splittings() {
+            let (events, finished) = stream::<Value>(&c.reply, &sizes);
+            assert!(
+                same(&finished, &whole),
+                "{} in chunks {:?}: {:?} != {:?}",
+                c.name,
+                &sizes[..1],
+                finished,
+                whole
+            );
+            if let Ok(reply) = &finished {
+                for (key, list) in items(&events) {
+                    assert_eq!(
+                        &Value::Array(list),
+                        &reply.value[key.as_str()],
+                        "{}: records of `{key}`",
+                        c.name
+                    );
+                }
+                for e in &events {
+                    if let StreamEvent::Field { key, value } = e {
+                        assert_eq!(
+                            value,
+                            &reply.value[key.as_str()],
+                            "{}: field `{key}`",
+                            c.name
+                        );
+                    }
+                }
+            }
+            with_events += usize::from(!events.is_empty());
+        }
+    }
+    assert!(
+        with_events > cases.len() * 4,
+        "most replies emit events as they stream ({with_events})"
+    );
+}
+
+#[test]
+fn typed_corpus_streams_to_the_same_result() {
+    fn check<T: Toon + PartialEq + std::fmt::Debug>(name: &str, reply: &str) {
+        let whole = T::from_toon_with_report(reply);
+        for sizes in splittings() {
+            let (_, finished) = stream::<T>(reply, &sizes);
+            assert!(same(&finished, &whole), "{name} in chunks {sizes:?}");
+        }
+    }
+    for c in load(include_str!("replies/typed.txt")) {
+        match c.ty.as_deref() {
+            Some("compliance") => check::<ComplianceAnalysis>(&c.name, &c.reply),
+            Some("detections") => check::<Detections>(&c.name, &c.reply),
+            Some("answer") => check::<Answer>(&c.name, &c.reply),
+            _ => {}
+        }
+    }
+}
+
+const REPLY: &str = "<think>\nCheck each rule.\n</think>\n```toon\ncompliance_status: NON_COMPLIANT\nviolations[3]{category,severity,description,related_rule_id,remediation}:\n    privacy,high,\"Emails logged, unmasked\",R-12,Mask emails\n    retention,LOW,Backups kept too long,R-4,Delete old backups\n    consent,MEDIUM,No opt-in,R-7,Ask first\naudit_trail: R-1..R-20\nspoken_response: Three problems.\n```\n";
+
+#[test]
+fn each_row_is_emitted_by_the_push_that_completes_its_line() {
+    let mut s = ToonStream::<ComplianceAnalysis>::new();
+    let mut seen: Vec<(usize, StreamEvent)> = Vec::new();
+    for (n, line) in REPLY.split_inclusive('\n').enumerate() {
+        for e in s.push(line) {
+            seen.push((n, e));
+        }
+    }
+    let rows: Vec<(usize, Violation)> = seen
+        .iter()
+        .filter(|(_, e)| matches!(e, StreamEvent::Item { key, .. } if key == "violations"))
+        .map(|(n, e)| (*n, e.decode::<Violation>().unwrap()))
+        .collect();
+    assert_eq!(
+        rows.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        [6, 7, 8],
+        "lines 7-9 of the reply, each at its own end"
+    );
+    // The typed repairs apply to streamed rows too: here, the enum's case.
+    assert_eq!(rows[0].1.severity, common::types::Severity::High);
+    let fields: Vec<(usize, String)> = seen
+        .iter()
+        .filter_map(|(n, e)| match e {
+            StreamEvent::Field { key, .. } => Some((*n, key.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            (4, "compliance_status".to_owned()),
+            (9, "audit_trail".to_owned()),
+            (10, "spoken_response".to_owned())
+        ]
+    );
+    let done = s.finish().unwrap().value;
+    assert_eq!(
+        done.violations,
+        rows.into_iter().map(|(_, v)| v).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_list_item_is_emitted_when_the_next_one_begins() {
+    let reply =
+        "steps[2]:\n  - name: read\n    done: true\n  - name: write\n    done: false\nnote: ok\n";
+    let mut s = ToonStream::<Value>::new();
+    let per_line: Vec<usize> = reply
+        .split_inclusive('\n')
+        .map(|l| s.push(l).len())
+        .collect();
+    // Item 0 is decided by line 4 (the next `- `); item 1 and the field `note` by line 6.
+    assert_eq!(per_line, [0, 0, 0, 1, 0, 2]);
+    assert_eq!(s.finish().unwrap().value["steps"][1]["name"], "write");
+}
+
+#[test]
+fn a_cut_reply_streams_its_complete_rows_then_finishes_as_truncated() {
+    let cut = "violations[9]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,a,R-1,b\n  privacy,HIGH,\"Emails in";
+    let (events, finished) = stream::<ComplianceAnalysis>(cut, &[5]);
+    assert_eq!(
+        events.len(),
+        1,
+        "the complete row, not the cut one (even at the end of the stream)"
+    );
+    assert_eq!(
+        finished.unwrap_err().kind(),
+        toon_core::ParseErrorKind::Truncated
+    );
+}

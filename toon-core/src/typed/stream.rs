@@ -1,0 +1,454 @@
+//! Streaming replies: typed records as the model writes them.
+//!
+//! TOON is line-oriented, so a row is complete when its line ends. The stream
+//! decoder is fed the completion in chunks of any size, split anywhere (inside a
+//! line, a quoted string or an escape; chunks are `&str`, as a server's SSE deltas
+//! are, so never inside a character), and yields an [`Event`] as soon as a value
+//! is decided:
+//!
+//! - a top-level scalar field, when its line ends;
+//! - each row of a top-level table, when its line ends;
+//! - each item of a top-level list, when the next item (or the next top-level
+//!   line) begins, since until then more of the item may follow;
+//! - every element of a top-level inline array (`tags[3]: a,b,c`), when its line ends.
+//!
+//! Reasoning blocks, an opening fence and leading prose are skipped as they
+//! stream. Each event is decoded by the same code as the whole reply (the header
+//! and that one line, through the same repairs), so a successful
+//! [`finish`](ToonStream::finish) never contradicts an event: the final value
+//! holds every emitted record, in order. Repairs that need the whole reply
+//! (a count, trailing prose, the indentation unit) are decided at `finish`. A
+//! block the stream cannot decide line by line (records written as `key: value`
+//! blocks, a header completed from the type, a JSON reply) yields no events; its
+//! values arrive with `finish`. If `finish` refuses the reply, the events were
+//! provisional: nothing was lost, but nothing should be acted on as final.
+//!
+//! Memory: the stream keeps the text it has been fed (so that `finish` returns
+//! exactly what [`Toon::from_toon_with_report`] returns on the whole text) and
+//! one partial line; no other copy of the completion.
+
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use super::guide::TypeGuide;
+use super::{Cx, Toon};
+use crate::header::{parse_header, HeaderParse};
+use crate::lex::{find_unquoted, trim_spaces};
+use crate::reply::strip::{is_fence, starts_document, untag};
+use crate::reply::{decode_reply_guided, Guide, ReplyOptions};
+use crate::{ParseError, Reply};
+
+/// A value the stream has decided.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A top-level field with a scalar value, complete.
+    Field {
+        /// The field's key.
+        key: String,
+        /// Its value.
+        value: Value,
+    },
+    /// One element of a top-level array: a table row, a list item or an inline value.
+    Item {
+        /// The array's key.
+        key: String,
+        /// The element's position in the array, from 0.
+        index: usize,
+        /// Its value.
+        value: Value,
+    },
+}
+
+impl Event {
+    /// The event's value read as `E` (an element type such as `Violation`), with
+    /// the typed decoder's forgiveness (quoted numbers, enum case).
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`] for a value of the wrong shape.
+    pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
+        let value = match self {
+            Event::Field { value, .. } | Event::Item { value, .. } => value,
+        };
+        E::__from_value(value, &mut Cx::default())
+    }
+}
+
+/// What the current top-level block is, as far as events go.
+#[derive(Debug)]
+enum Block {
+    /// Nothing to emit (a nested object, or a block the stream cannot decide).
+    Opaque,
+    /// A table: its header line, rows emitted as they end.
+    Table {
+        key: String,
+        header: String,
+        index: usize,
+    },
+    /// A list: the lines of the item being written.
+    List {
+        key: String,
+        index: usize,
+        item: Vec<String>,
+        item_indent: Option<usize>,
+    },
+}
+
+#[derive(Debug, PartialEq)]
+enum Phase {
+    /// Before the document: reasoning, fences and prose are skipped.
+    Before,
+    /// Inside a `<think>` block.
+    Thinking,
+    /// In the document; `fenced` if a fence opened it.
+    Document { base: usize, fenced: bool },
+    /// After the document (a closing fence), or a reply that is not TOON.
+    After,
+}
+
+/// A stream decoder for replies of type `T`.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use toon_core::{Toon, ToonStream, StreamEvent};
+///
+/// #[derive(Debug, PartialEq, Toon)]
+/// struct Row { id: u32, name: String }
+/// #[derive(Debug, PartialEq, Toon)]
+/// struct Reply { rows: Vec<Row> }
+///
+/// let mut stream = ToonStream::<Reply>::new();
+/// assert!(stream.push("rows[2]{id,na").is_empty());
+/// let events = stream.push("me}:\n  1,Ada\n  2,B");
+/// assert_eq!(events.len(), 1); // the first row, the moment its line ended
+/// assert_eq!(events[0].decode::<Row>().unwrap(), Row { id: 1, name: "Ada".into() });
+/// assert_eq!(stream.end().len(), 1); // the last row: its line ended with the stream
+/// let reply = stream.finish().unwrap();
+/// assert_eq!(reply.value.rows[1].name, "B");
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct ToonStream<T> {
+    text: String,
+    /// Bytes of `text` already read as complete lines.
+    scanned: usize,
+    phase: Phase,
+    block: Block,
+    guide: TypeGuide,
+    options: ReplyOptions,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T: Toon> Default for ToonStream<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Toon> ToonStream<T> {
+    /// A stream with the default limits.
+    pub fn new() -> Self {
+        Self::with_options(ReplyOptions::default())
+    }
+
+    /// A stream with other limits (they apply at [`finish`](Self::finish)).
+    pub fn with_options(options: ReplyOptions) -> Self {
+        ToonStream {
+            text: String::new(),
+            scanned: 0,
+            phase: Phase::Before,
+            block: Block::Opaque,
+            guide: TypeGuide::new(T::__shape()),
+            options,
+            _type: PhantomData,
+        }
+    }
+
+    /// Feeds the next chunk; returns the events it decided.
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+        self.text.push_str(chunk);
+        let mut events = Vec::new();
+        while let Some(end) = self.text[self.scanned..].find('\n') {
+            let line_end = self.scanned + end;
+            let line = self.text[self.scanned..line_end]
+                .trim_end_matches('\r')
+                .to_owned();
+            self.scanned = line_end + 1;
+            self.line(&line, &mut events);
+        }
+        events
+    }
+
+    /// The stream has ended: decides the last line (which had no newline) and the
+    /// list item still open, and returns their events. Call it before
+    /// [`finish`](Self::finish) when every record must arrive as an event.
+    pub fn end(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        if self.scanned < self.text.len() {
+            let line = self.text[self.scanned..].trim_end_matches('\r').to_owned();
+            self.scanned = self.text.len();
+            self.line(&line, &mut events);
+        }
+        self.close_block(&mut events);
+        events
+    }
+
+    /// The whole reply: exactly what [`Toon::from_toon_with_report`] returns on
+    /// everything pushed.
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`].
+    pub fn finish(self) -> Result<Reply<T>, ParseError> {
+        T::from_toon_with_options(&self.text, &self.options)
+    }
+
+    fn line(&mut self, line: &str, events: &mut Vec<Event>) {
+        // The same tool-call tags the whole-reply stripper removes.
+        let tags = untag(line);
+        if !tags.is_empty() {
+            let mut bare = line.to_owned();
+            for tag in tags {
+                bare = bare.replacen(tag, "", 1);
+            }
+            return self.line(&bare, events);
+        }
+        match self.phase {
+            Phase::After => {}
+            Phase::Thinking => {
+                if let Some(at) = line.find("</think>") {
+                    self.phase = Phase::Before;
+                    self.line(&line[at + "</think>".len()..], events);
+                }
+            }
+            Phase::Before => {
+                let t = line.trim_start();
+                if let Some(rest) = t.strip_prefix("<think>") {
+                    self.phase = Phase::Thinking;
+                    self.line(rest, events);
+                } else if is_fence(t) {
+                    self.phase = Phase::Document {
+                        base: usize::MAX,
+                        fenced: true,
+                    };
+                } else if t.starts_with('{')
+                    || (t.starts_with('[') && find_unquoted(t, |c| c == ']').is_none())
+                {
+                    self.phase = Phase::After; // JSON: decided at `finish`
+                } else if starts_document(line) || self.guide.starts_document(line) {
+                    self.phase = Phase::Document {
+                        base: indent(line),
+                        fenced: false,
+                    };
+                    self.document_line(line, events);
+                }
+            }
+            Phase::Document { .. } => self.document_line(line, events),
+        }
+    }
+
+    fn document_line(&mut self, line: &str, events: &mut Vec<Event>) {
+        let Phase::Document { base, fenced } = self.phase else {
+            return;
+        };
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            return;
+        }
+        if is_fence(t) {
+            self.close_block(events);
+            self.phase = Phase::After;
+            return;
+        }
+        let base = if base == usize::MAX {
+            let b = indent(line);
+            self.phase = Phase::Document { base: b, fenced };
+            b
+        } else {
+            base
+        };
+        let depth = indent(line);
+        if depth <= base {
+            self.close_block(events);
+            self.top_level(trim_spaces(line.trim_start()), events);
+        } else {
+            self.inner(line, depth, events);
+        }
+    }
+
+    /// A line at the document's margin: a field, or a header opening a block.
+    fn top_level(&mut self, content: &str, events: &mut Vec<Event>) {
+        self.block = Block::Opaque;
+        match parse_header(content, 8) {
+            HeaderParse::Header(h) => {
+                let Some(key) = h.key.clone() else {
+                    return;
+                };
+                if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
+                    self.block = Block::Table {
+                        key,
+                        header: content.to_owned(),
+                        index: 0,
+                    };
+                } else if h.fields.is_none() && h.rest.is_empty() {
+                    self.block = Block::List {
+                        key,
+                        index: 0,
+                        item: Vec::new(),
+                        item_indent: None,
+                    };
+                } else if h.fields.is_none() {
+                    if let Some(Value::Array(items)) = self.decode_one(content, &key) {
+                        for (index, value) in items.into_iter().enumerate() {
+                            events.push(Event::Item {
+                                key: key.clone(),
+                                index,
+                                value,
+                            });
+                        }
+                    }
+                }
+            }
+            HeaderParse::NotHeader => {
+                let Some(colon) = find_unquoted(content, |c| c == ':') else {
+                    return;
+                };
+                if trim_spaces(&content[colon + 1..]).is_empty() {
+                    return; // a nested object: decided at `finish`
+                }
+                let key = crate::reply::key_text(trim_spaces(&content[..colon]));
+                if let Some(value) = self.decode_one(content, &key) {
+                    if !matches!(value, Value::Object(_) | Value::Array(_)) {
+                        events.push(Event::Field { key, value });
+                    }
+                }
+            }
+            HeaderParse::Malformed(_) => {}
+        }
+    }
+
+    /// A line inside the current block.
+    fn inner(&mut self, line: &str, depth: usize, events: &mut Vec<Event>) {
+        let mut decided = None;
+        match &mut self.block {
+            Block::Opaque => {}
+            Block::Table { key, header, index } => {
+                let content = trim_spaces(line.trim_start());
+                let is_row = match (
+                    find_unquoted(content, |c| c == ':'),
+                    find_unquoted(content, |c| matches!(c, ',' | '|' | '\t')),
+                ) {
+                    (None, _) => true,
+                    (Some(c), Some(d)) => d < c,
+                    (Some(_), None) => false,
+                };
+                if !is_row {
+                    self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
+                    return;
+                }
+                let doc = format!("{header}\n  {content}");
+                let (key, at) = (key.clone(), *index);
+                if let Some(Value::Array(mut rows)) =
+                    decode_doc::<T>(&self.guide, &self.options, &doc, &key)
+                {
+                    if rows.len() == 1 {
+                        events.push(Event::Item {
+                            key,
+                            index: at,
+                            value: rows.remove(0),
+                        });
+                        if let Block::Table { index, .. } = &mut self.block {
+                            *index += 1;
+                        }
+                    }
+                }
+            }
+            Block::List {
+                item, item_indent, ..
+            } => {
+                let content = line.trim_start();
+                let starts_item = content == "-" || content.starts_with("- ");
+                match item_indent {
+                    None if starts_item => *item_indent = Some(depth),
+                    Some(at) if starts_item && depth == *at => decided = Some(std::mem::take(item)),
+                    Some(at) if depth > *at => {}
+                    _ => {
+                        self.block = Block::Opaque;
+                        return;
+                    }
+                }
+                item.push(line.to_owned());
+            }
+        }
+        if let Some(done) = decided {
+            self.emit_item(done, events);
+        }
+    }
+
+    /// The list item whose lines are `item`, as an event.
+    fn emit_item(&mut self, item: Vec<String>, events: &mut Vec<Event>) {
+        let Block::List {
+            key,
+            index,
+            item_indent: Some(at),
+            ..
+        } = &mut self.block
+        else {
+            return;
+        };
+        if item.is_empty() {
+            return;
+        }
+        let shift = *at;
+        let body: Vec<String> = item
+            .iter()
+            .map(|l| format!("  {}", &l[shift.min(indent(l))..]))
+            .collect();
+        let doc = format!(
+            "{}[1]:\n{}",
+            crate::encode::encode_key(key),
+            body.join("\n")
+        );
+        let key = key.clone();
+        if let Some(Value::Array(mut items)) =
+            decode_doc::<T>(&self.guide, &self.options, &doc, &key)
+        {
+            if items.len() == 1 {
+                events.push(Event::Item {
+                    key,
+                    index: *index,
+                    value: items.remove(0),
+                });
+                *index += 1;
+            }
+        }
+    }
+
+    fn close_block(&mut self, events: &mut Vec<Event>) {
+        if let Block::List { item, .. } = &mut self.block {
+            let last = std::mem::take(item);
+            self.emit_item(last, events);
+        }
+        self.block = Block::Opaque;
+    }
+
+    fn decode_one(&self, line: &str, key: &str) -> Option<Value> {
+        decode_doc::<T>(&self.guide, &self.options, line, key)
+    }
+}
+
+/// Decodes a small document through the reply decoder (with the type's guide)
+/// and returns the value at `key`.
+fn decode_doc<T: Toon>(
+    guide: &TypeGuide,
+    options: &ReplyOptions,
+    doc: &str,
+    key: &str,
+) -> Option<Value> {
+    let mut decoded = decode_reply_guided(doc, Some(guide), false, options).ok()?;
+    decoded.reply.value.as_object_mut()?.remove(key)
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
