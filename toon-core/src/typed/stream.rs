@@ -349,7 +349,7 @@ impl<T: Toon> ToonStream<T> {
                 let doc = format!("{header}\n  {content}");
                 let (key, at) = (key.clone(), *index);
                 if let Some(Value::Array(mut rows)) =
-                    decode_doc::<T>(&self.guide, &self.options, &doc, &key)
+                    decode_doc(&self.guide, &self.options, &doc, &key)
                 {
                     if rows.len() == 1 {
                         events.push(Event::Item {
@@ -410,9 +410,7 @@ impl<T: Toon> ToonStream<T> {
             body.join("\n")
         );
         let key = key.clone();
-        if let Some(Value::Array(mut items)) =
-            decode_doc::<T>(&self.guide, &self.options, &doc, &key)
-        {
+        if let Some(Value::Array(mut items)) = decode_doc(&self.guide, &self.options, &doc, &key) {
             if items.len() == 1 {
                 events.push(Event::Item {
                     key,
@@ -433,18 +431,13 @@ impl<T: Toon> ToonStream<T> {
     }
 
     fn decode_one(&self, line: &str, key: &str) -> Option<Value> {
-        decode_doc::<T>(&self.guide, &self.options, line, key)
+        decode_doc(&self.guide, &self.options, line, key)
     }
 }
 
 /// Decodes a small document through the reply decoder (with the type's guide)
 /// and returns the value at `key`.
-fn decode_doc<T: Toon>(
-    guide: &TypeGuide,
-    options: &ReplyOptions,
-    doc: &str,
-    key: &str,
-) -> Option<Value> {
+fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -> Option<Value> {
     let mut decoded = decode_reply_guided(doc, Some(guide), false, options).ok()?;
     decoded.reply.value.as_object_mut()?.remove(key)
 }
