@@ -12,6 +12,7 @@
 //! The request body and the prompt go to stderr. Exit status: 0 read, 2 the
 //! reply is unusable (cut off, not JSON, wrong shape), 1 a usage or network error.
 
+#[allow(dead_code)] // the example uses only the one-shot half of the helper
 #[path = "support/chat.rs"]
 mod chat;
 

@@ -1,5 +1,9 @@
 //! The examples' logic on their recorded replies: the typed result and the exit status.
 
+// Each example is a standalone program that includes the shared chat helper
+// itself, so including two of them here includes the helper twice.
+#![allow(clippy::duplicate_mod)]
+
 #[allow(dead_code)] // `main` is the example's own entry point
 #[path = "../examples/compliance.rs"]
 mod compliance;
@@ -191,8 +195,8 @@ mod stream;
 
 #[test]
 fn stream_prints_each_violation_as_it_arrives_and_agrees_with_the_whole() {
-    let text = reply("stream.txt");
-    let chars: Vec<char> = text.chars().collect();
+    let recorded = reply("stream.txt");
+    let chars: Vec<char> = recorded.chars().collect();
     let chunks: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
     let mut out = Vec::new();
     let (seen, whole) = stream::run(chunks.iter().map(String::as_str), &mut out).unwrap();
