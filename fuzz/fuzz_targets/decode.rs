@@ -8,11 +8,19 @@ use toon_core::{decode, encode, DecodeOptions};
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for strict in [true, false] {
-        let opts = DecodeOptions { strict, ..Default::default() };
+        let opts = DecodeOptions {
+            strict,
+            ..Default::default()
+        };
         if let Ok(v) = decode(&text, &opts) {
             let once = encode(&v, &Default::default());
-            let back = decode(&once, &DecodeOptions::default()).expect("the encoder's output is valid TOON");
-            assert_eq!(encode(&back, &Default::default()), once, "the encoded form is not stable");
+            let back = decode(&once, &DecodeOptions::default())
+                .expect("the encoder's output is valid TOON");
+            assert_eq!(
+                encode(&back, &Default::default()),
+                once,
+                "the encoded form is not stable"
+            );
         }
     }
 });

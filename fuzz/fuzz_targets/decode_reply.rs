@@ -11,7 +11,13 @@ fuzz_target!(|data: &[u8]| {
         Ok(reply) => assert!(reply.repairs.iter().all(|r| r.line >= 1)),
         Err(e) => {
             assert!(e.to_string().starts_with("TOON_PARSE_FAILURE: "));
-            assert!(e.line().is_some() || matches!(e.kind(), ParseErrorKind::EmptyCompletion | ParseErrorKind::LimitExceeded));
+            assert!(
+                e.line().is_some()
+                    || matches!(
+                        e.kind(),
+                        ParseErrorKind::EmptyCompletion | ParseErrorKind::LimitExceeded
+                    )
+            );
         }
     }
 });

@@ -24,7 +24,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let (to_value, from_value, extra) = match &c.body {
         Body::Struct(fields) => {
             let inserts = inserts(fields, |id| quote!(&self.#id));
-            let read = read_fields(fields, quote!(Self));
+            let read = read_fields_with(fields, quote!(Self));
             (
                 quote! {
                     let mut __map = __toon::__private::Map::new();
@@ -32,7 +32,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                     __toon::__private::Value::Object(__map)
                 },
                 quote! {
-                    let __map = __cx.object(__value, #name)?;
+                    let mut __map = __cx.object(__value, #name)?;
                     #read
                 },
                 quote! {
@@ -62,7 +62,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 },
                 quote! {
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    match __cx.variant(__value, __NAMES)? {
+                    match __cx.variant(&__value, __NAMES)? {
                         #(#indices => ::core::result::Result::Ok(Self::#idents),)*
                         _ => ::core::unreachable!("Cx::variant returns an index into the names"),
                     }
@@ -90,7 +90,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             });
             let arms_from = variants.iter().enumerate().map(|(i, v)| {
                 let vid = v.ident;
-                let read = read_fields_with(&v.fields, quote!(Self::#vid), Some(tag));
+                let read = read_fields_with(&v.fields, quote!(Self::#vid));
                 quote! { #i => { #read } }
             });
             (
@@ -100,9 +100,9 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                     __toon::__private::Value::Object(__map)
                 },
                 quote! {
-                    let __map = __cx.object(__value, #name)?;
+                    let mut __map = __cx.object(__value, #name)?;
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    match __cx.tag(__map, #tag, __NAMES)? {
+                    match __cx.tag(&mut __map, #tag, __NAMES)? {
                         #(#arms_from)*
                         _ => ::core::unreachable!("Cx::tag returns an index into the names"),
                     }
@@ -124,7 +124,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 fn __shape() -> __toon::Shape { #shape }
                 fn __to_value(&self) -> __toon::__private::Value { #to_value }
                 fn __from_value(
-                    __value: &__toon::__private::Value,
+                    __value: __toon::__private::Value,
                     __cx: &mut __toon::__private::Cx,
                 ) -> ::core::result::Result<Self, __toon::ParseError> {
                     #from_value
@@ -148,28 +148,22 @@ fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) ->
     quote!(#(#lines)*)
 }
 
-fn read_fields(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
-    read_fields_with(fields, ctor, None)
-}
-
-/// Reports unknown keys, then builds `ctor { field: cx.field(..)?, .. }`.
-fn read_fields_with(fields: &[Field<'_>], ctor: TokenStream, tag: Option<&String>) -> TokenStream {
-    let known = tag
-        .into_iter()
-        .chain(fields.iter().filter(|f| !f.skip).map(|f| &f.wire));
+/// Takes each field out of the map, then reports what is left as unknown keys.
+fn read_fields_with(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
     let reads = fields.iter().map(|f| {
         let (id, wire, ty) = (f.ident, &f.wire, f.ty);
         if f.skip {
             quote_spanned! {ty.span()=> #id: ::core::default::Default::default() }
         } else if f.default {
-            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(__map, #wire)? }
+            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(&mut __map, #wire)? }
         } else {
-            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(__map, #wire)? }
+            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(&mut __map, #wire)? }
         }
     });
     quote! {
-        __cx.ignore_unknown(__map, &[#(#known),*]);
-        ::core::result::Result::Ok(#ctor { #(#reads),* })
+        let __out = #ctor { #(#reads),* };
+        __cx.ignore_unknown(__map);
+        ::core::result::Result::Ok(__out)
     }
 }
 
@@ -185,7 +179,7 @@ pub fn fallback(input: &syn::DeriveInput, errors: syn::Error) -> TokenStream {
                 fn __shape() -> ::toon_core::Shape { ::core::unimplemented!() }
                 fn __to_value(&self) -> ::toon_core::__private::Value { ::core::unimplemented!() }
                 fn __from_value(
-                    _: &::toon_core::__private::Value,
+                    _: ::toon_core::__private::Value,
                     _: &mut ::toon_core::__private::Cx,
                 ) -> ::core::result::Result<Self, ::toon_core::ParseError> { ::core::unimplemented!() }
             }

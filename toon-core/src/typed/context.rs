@@ -22,6 +22,9 @@ pub struct Cx {
 
 #[derive(Debug)]
 enum Segment {
+    /// A struct field: its name is a literal of the generated code, so no allocation.
+    Field(&'static str),
+    /// A map entry's key.
     Key(String),
     Index(usize),
 }
@@ -58,7 +61,12 @@ impl Cx {
         let mut out = String::new();
         for seg in &self.path {
             match seg {
+                Segment::Field(k) if out.is_empty() => out.push_str(k),
                 Segment::Key(k) if out.is_empty() => out.push_str(k),
+                Segment::Field(k) => {
+                    out.push('.');
+                    out.push_str(k);
+                }
                 Segment::Key(k) => {
                     out.push('.');
                     out.push_str(k);
@@ -86,35 +94,38 @@ impl Cx {
     }
 
     /// The value as an object, or an error naming the type that wanted one.
-    pub fn object<'v>(
-        &self,
-        value: &'v Value,
-        type_name: &str,
-    ) -> Result<&'v Map<String, Value>, ParseError> {
-        value.as_object().ok_or_else(|| {
-            self.error(
+    pub fn object(&self, value: Value, type_name: &str) -> Result<Map<String, Value>, ParseError> {
+        match value {
+            Value::Object(map) => Ok(map),
+            other => Err(self.error(
                 ParseErrorKind::InvalidValue,
                 format!(
                     "expected {type_name} (an object with its fields), found {}",
-                    describe(value)
+                    describe(&other)
                 ),
-            )
-        })
+            )),
+        }
     }
 
-    /// Reports the keys of `map` that are not in `known`: the model wrote them, the type has no place for them.
-    pub fn ignore_unknown(&mut self, map: &Map<String, Value>, known: &[&str]) {
-        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+    /// Reports the keys left in `map` once the type has taken its fields: the
+    /// model wrote them, the type has no place for them.
+    pub fn ignore_unknown(&mut self, map: Map<String, Value>) {
+        for key in map.keys() {
             self.path.push(Segment::Key(key.clone()));
             self.repair(RepairKind::IgnoredKey, "key the type does not have");
             self.path.pop();
         }
     }
 
-    /// Reads the field `key` of `map`; a missing key is an error unless the type has a value for "missing" (`Option`).
-    pub fn field<T: Toon>(&mut self, map: &Map<String, Value>, key: &str) -> Result<T, ParseError> {
-        self.path.push(Segment::Key(key.to_owned()));
-        let out = match map.get(key) {
+    /// Takes the field `key` out of `map`; a missing key is an error unless the
+    /// type has a value for "missing" (`Option`).
+    pub fn field<T: Toon>(
+        &mut self,
+        map: &mut Map<String, Value>,
+        key: &'static str,
+    ) -> Result<T, ParseError> {
+        self.path.push(Segment::Field(key));
+        let out = match map.remove(key) {
             Some(v) => T::__from_value(v, self),
             None => T::__missing().ok_or_else(|| {
                 self.error(
@@ -127,11 +138,11 @@ impl Cx {
         out
     }
 
-    /// Reads the field `key`, or `T::default()` when it is missing (`#[serde(default)]`).
+    /// Takes the field `key`, or `T::default()` when it is missing (`#[serde(default)]`).
     pub fn field_or_default<T: Toon + Default>(
         &mut self,
-        map: &Map<String, Value>,
-        key: &str,
+        map: &mut Map<String, Value>,
+        key: &'static str,
     ) -> Result<T, ParseError> {
         if map.contains_key(key) {
             self.field(map, key)
@@ -141,11 +152,7 @@ impl Cx {
     }
 
     /// Reads element `index` of an array.
-    pub(crate) fn element<T: Toon>(
-        &mut self,
-        value: &Value,
-        index: usize,
-    ) -> Result<T, ParseError> {
+    pub(crate) fn element<T: Toon>(&mut self, value: Value, index: usize) -> Result<T, ParseError> {
         self.path.push(Segment::Index(index));
         let out = T::__from_value(value, self);
         self.path.pop();
@@ -153,23 +160,23 @@ impl Cx {
     }
 
     /// Reads entry `key` of a map.
-    pub(crate) fn entry<T: Toon>(&mut self, value: &Value, key: &str) -> Result<T, ParseError> {
+    pub(crate) fn entry<T: Toon>(&mut self, value: Value, key: &str) -> Result<T, ParseError> {
         self.path.push(Segment::Key(key.to_owned()));
         let out = T::__from_value(value, self);
         self.path.pop();
         out
     }
 
-    /// Reads the tag of an internally tagged enum and matches it to a variant.
+    /// Takes the tag of an internally tagged enum out of `map` and matches it to a variant.
     pub fn tag(
         &mut self,
-        map: &Map<String, Value>,
-        tag: &str,
+        map: &mut Map<String, Value>,
+        tag: &'static str,
         names: &[&str],
     ) -> Result<usize, ParseError> {
-        self.path.push(Segment::Key(tag.to_owned()));
-        let out = match map.get(tag) {
-            Some(v) => self.variant(v, names),
+        self.path.push(Segment::Field(tag));
+        let out = match map.remove(tag) {
+            Some(v) => self.variant(&v, names),
             None => Err(self.error(
                 ParseErrorKind::MissingField,
                 format!(

@@ -16,9 +16,9 @@ impl Toon for String {
     fn __to_value(&self) -> Value {
         Value::String(self.clone())
     }
-    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
         match value {
-            Value::String(s) => Ok(s.clone()),
+            Value::String(s) => Ok(s),
             // `rule_id: 12` for a text field: the digits are the text the model meant.
             Value::Number(n) if n.is_i64() || n.is_u64() => {
                 cx.repair(
@@ -29,7 +29,7 @@ impl Toon for String {
             }
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected text, found {}", describe(other)),
+                format!("expected text, found {}", describe(&other)),
             )),
         }
     }
@@ -42,9 +42,9 @@ impl Toon for bool {
     fn __to_value(&self) -> Value {
         Value::Bool(*self)
     }
-    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
         match value {
-            Value::Bool(b) => Ok(*b),
+            Value::Bool(b) => Ok(b),
             Value::String(s) if s == "true" || s == "false" => {
                 cx.repair(
                     RepairKind::UnquotedScalar,
@@ -54,7 +54,7 @@ impl Toon for bool {
             }
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected true or false, found {}", describe(other)),
+                format!("expected true or false, found {}", describe(&other)),
             )),
         }
     }
@@ -86,8 +86,8 @@ macro_rules! integers {
             fn __to_value(&self) -> Value {
                 Value::from(*self)
             }
-            fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
-                let n = number_of(value, cx);
+            fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
+                let n = number_of(&value, cx);
                 let wide = n.as_ref().and_then(|n| {
                     n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
                 });
@@ -98,7 +98,7 @@ macro_rules! integers {
                     )),
                     None => Err(cx.error(
                         ParseErrorKind::InvalidValue,
-                        format!("expected a whole number, found {}", describe(value)),
+                        format!("expected a whole number, found {}", describe(&value)),
                     )),
                 }
             }
@@ -116,14 +116,14 @@ macro_rules! floats {
             fn __to_value(&self) -> Value {
                 crate::lex::float_value(f64::from(*self))
             }
-            fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
-                match number_of(value, cx).and_then(|n| n.as_f64()) {
+            fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
+                match number_of(&value, cx).and_then(|n| n.as_f64()) {
                     // Narrowing to f32 is the field's declared precision.
                     #[allow(clippy::cast_possible_truncation)]
                     Some(f) => Ok(f as $t),
                     None => Err(cx.error(
                         ParseErrorKind::InvalidValue,
-                        format!("expected a number, found {}", describe(value)),
+                        format!("expected a number, found {}", describe(&value)),
                     )),
                 }
             }
@@ -139,7 +139,7 @@ impl<T: Toon> Toon for Option<T> {
     fn __to_value(&self) -> Value {
         self.as_ref().map_or(Value::Null, T::__to_value)
     }
-    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
         match value {
             Value::Null => Ok(None),
             v => T::__from_value(v, cx).map(Some),
@@ -160,7 +160,7 @@ impl<T: Toon> Toon for Box<T> {
     fn __to_value(&self) -> Value {
         T::__to_value(self)
     }
-    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
         T::__from_value(value, cx).map(Box::new)
     }
     fn __missing() -> Option<Self> {
@@ -175,15 +175,15 @@ impl<T: Toon> Toon for Vec<T> {
     fn __to_value(&self) -> Value {
         Value::Array(self.iter().map(T::__to_value).collect())
     }
-    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
         let Value::Array(items) = value else {
             return Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected a list, found {}", describe(value)),
+                format!("expected a list, found {}", describe(&value)),
             ));
         };
         items
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, v)| cx.element(v, i))
             .collect()
@@ -201,11 +201,11 @@ macro_rules! maps {
                 keys.sort(); // a stable order on the wire, whatever the map's own
                 Value::Object(keys.into_iter().map(|k| (k.clone(), self[k].__to_value())).collect::<Map<_, _>>())
             }
-            fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError> {
+            fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
                 let Value::Object(map) = value else {
-                    return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", describe(value))));
+                    return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", describe(&value))));
                 };
-                map.iter().map(|(k, v)| Ok((k.clone(), cx.entry(v, k)?))).collect()
+                map.into_iter().map(|(k, v)| { let x = cx.entry(v, &k)?; Ok((k, x)) }).collect()
             }
         }
     )*};
@@ -220,7 +220,7 @@ impl Toon for Value {
     fn __to_value(&self) -> Value {
         self.clone()
     }
-    fn __from_value(value: &Value, _: &mut Cx) -> Result<Self, ParseError> {
-        Ok(value.clone())
+    fn __from_value(value: Value, _: &mut Cx) -> Result<Self, ParseError> {
+        Ok(value)
     }
 }

@@ -42,7 +42,7 @@ pub trait Toon: Sized {
     fn __to_value(&self) -> Value;
 
     #[doc(hidden)]
-    fn __from_value(value: &Value, cx: &mut Cx) -> Result<Self, ParseError>;
+    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError>;
 
     /// The value of a field whose key is missing from the reply, if it may be missing.
     #[doc(hidden)]
@@ -86,7 +86,7 @@ pub trait Toon: Sized {
         let guide = guide::TypeGuide::new(Self::__shape());
         let decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
         let mut cx = Cx::new(decoded.reply.repairs);
-        let mut result = Self::__from_value(&decoded.reply.value, &mut cx);
+        let mut result = Self::__from_value(decoded.reply.value, &mut cx);
         if result.is_err() || cx.has_unplaced() {
             // Place typed repairs and errors on the lines of the completion: decode
             // once more, recording where each value stood. Only replies that need

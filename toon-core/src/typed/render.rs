@@ -109,10 +109,13 @@ impl Out {
             other => other,
         };
         // A field without a doc comment shows its type's.
-        let mut doc = if f.doc.is_empty() {
-            type_doc(&shape).to_owned()
-        } else {
+        // The field's doc and its type's (for a list, the items' type): the
+        // model sees every description the schema carries.
+        let own = type_doc(&shape);
+        let mut doc = if own == f.doc {
             f.doc.to_owned()
+        } else {
+            join_doc(f.doc, own)
         };
         if let Shape::Enum(e) = &shape {
             if self.comments {
@@ -197,7 +200,12 @@ impl Out {
             return;
         }
         for c in cols {
-            let mut doc = c.doc.to_owned();
+            // A column without a doc comment shows its type's.
+            let mut doc = if c.doc.is_empty() {
+                type_doc(&c.shape).to_owned()
+            } else {
+                c.doc.to_owned()
+            };
             if let Shape::Enum(e) = c.shape.resolve() {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
             }
@@ -208,11 +216,13 @@ impl Out {
     }
 }
 
+/// The doc comment of the type a field holds (of the items, for a list).
 fn type_doc(shape: &Shape) -> &'static str {
-    match shape {
+    match shape.resolve() {
         Shape::Struct(s) => s.doc,
         Shape::Enum(e) => e.doc,
         Shape::Tagged(t) => t.doc,
+        Shape::List(item) | Shape::Option(item) => type_doc(&item),
         _ => "",
     }
 }

@@ -71,7 +71,7 @@ impl Event {
         let value = match self {
             Event::Field { value, .. } | Event::Item { value, .. } => value,
         };
-        E::__from_value(value, &mut Cx::default())
+        E::__from_value(value.clone(), &mut Cx::default())
     }
 }
 
