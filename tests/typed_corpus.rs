@@ -22,6 +22,20 @@ struct Note {
     score: f64,
 }
 
+/// A table with optional columns.
+#[derive(Debug, PartialEq, Toon)]
+struct Tasks {
+    tasks: Vec<Task>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Task {
+    title: String,
+    done: bool,
+    due: Option<u32>,
+    owner: Option<String>,
+}
+
 /// Decodes into the named type; returns the value's JSON model and the repairs.
 fn decode_as(ty: &str, reply: &str) -> Result<(Value, Vec<Repair>), ParseError> {
     fn run<T: Toon>(reply: &str) -> Result<(Value, Vec<Repair>), ParseError> {
@@ -34,6 +48,7 @@ fn decode_as(ty: &str, reply: &str) -> Result<(Value, Vec<Repair>), ParseError> 
         "detections" => run::<Detections>(reply),
         "answer" => run::<Answer>(reply),
         "notes" => run::<Notes>(reply),
+        "tasks" => run::<Tasks>(reply),
         other => panic!("unknown type {other}"),
     }
 }

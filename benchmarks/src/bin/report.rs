@@ -42,6 +42,14 @@ fn main() {
         );
     }
     md.push_str(LIMITS);
+    // The end-to-end section is written by tests/e2e.rs against a real model; keep it.
+    if let Ok(old) = std::fs::read_to_string(&out) {
+        if let (Some(a), Some(b)) = (old.find("<!-- e2e -->"), old.find("<!-- /e2e -->")) {
+            md.push('\n');
+            md.push_str(&old[a..b + "<!-- /e2e -->".len()]);
+            md.push('\n');
+        }
+    }
     std::fs::write(&out, md).expect("write BENCHMARKS.md");
     eprintln!("wrote {out}");
 }

@@ -80,7 +80,16 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
 /// `serde_json`'s error in the reply decoder's terms.
 fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
     use serde_json::error::Category;
-    let (kind, message) = match e.classify() {
+    // A reply that ends inside a string or an open bracket was cut off, whatever
+    // serde_json tripped on first: servers whose grammar lets raw line breaks into
+    // strings produce `{"capital": "Paris }` followed by lines of text until the
+    // token limit, which serde_json reports as a control character.
+    let category = if ends_open(text) {
+        Category::Eof
+    } else {
+        e.classify()
+    };
+    let (kind, message) = match category {
         Category::Eof => {
             let units = json_units(text);
             let message =
@@ -101,6 +110,33 @@ fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
         ),
     };
     ParseError::new(kind, Some(e.line()), message)
+}
+
+/// Does the text end inside a string or with a bracket still open? Read
+/// leniently: raw control characters are taken as part of a string.
+fn ends_open(text: &str) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for c in text.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                '"' => in_string = true,
+                '{' | '[' => depth += 1,
+                '}' | ']' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if !in_string && depth == 0 && matches!(c, '}' | ']') {
+            return false; // the first value closed; what follows is not a cut
+        }
+    }
+    in_string || depth > 0
 }
 
 /// The JSON text cut into items (at each `}`), so a repetition loop inside one

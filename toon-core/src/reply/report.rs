@@ -34,6 +34,9 @@ pub enum RepairKind {
     ReadJson,
     /// Extra cells from an unquoted delimiter in the last text column were joined back.
     RejoinedCells,
+    /// An optional cell left out of a row, where only that column could be the
+    /// missing one, was read as null.
+    FilledCell,
     /// A number or boolean the model quoted was read as the number or boolean.
     UnquotedScalar,
     /// An enum value in the wrong letter case was matched to its variant.
@@ -60,6 +63,7 @@ impl RepairKind {
             RepairKind::RecordsToTable => "records_to_table",
             RepairKind::ReadJson => "read_json",
             RepairKind::RejoinedCells => "rejoined_cells",
+            RepairKind::FilledCell => "filled_cell",
             RepairKind::UnquotedScalar => "unquoted_scalar",
             RepairKind::EnumCase => "enum_case",
             RepairKind::CompletedHeader => "completed_header",

@@ -16,6 +16,20 @@ use crate::{Repair, RepairKind};
 pub(crate) struct TypeGuide {
     /// The root's fields, if the root is a struct (the only shape with top-level keys).
     fields: Vec<FieldShape>,
+    /// Rows short of a required cell that only one column can be missing from:
+    /// (line, that column's name), for the refusal that names it.
+    missing: std::cell::RefCell<Vec<(usize, String)>>,
+}
+
+impl TypeGuide {
+    /// The required column a short row on `line` is missing, if only one can be.
+    pub(crate) fn missing_cell(&self, line: usize) -> Option<String> {
+        self.missing
+            .borrow()
+            .iter()
+            .find(|(l, _)| *l == line)
+            .map(|(_, c)| c.clone())
+    }
 }
 
 impl TypeGuide {
@@ -24,7 +38,10 @@ impl TypeGuide {
             Shape::Struct(s) => s.fields,
             _ => Vec::new(),
         };
-        TypeGuide { fields }
+        TypeGuide {
+            fields,
+            missing: std::cell::RefCell::new(Vec::new()),
+        }
     }
 }
 
@@ -36,12 +53,19 @@ impl Guide for TypeGuide {
     }
 
     fn repair(&self, lines: &mut [String], repairs: &mut Vec<Repair>) {
-        apply(&self.fields, lines, repairs);
+        let mut missing = Vec::new();
+        apply(&self.fields, lines, repairs, &mut missing);
+        *self.missing.borrow_mut() = missing;
     }
 }
 
 /// Applies the type-guided repairs to the top level of a reply's lines.
-fn apply(fields: &[FieldShape], lines: &mut [String], repairs: &mut Vec<Repair>) {
+fn apply(
+    fields: &[FieldShape],
+    lines: &mut [String],
+    repairs: &mut Vec<Repair>,
+    missing: &mut Vec<(usize, String)>,
+) {
     if fields.is_empty() {
         return;
     }
@@ -60,7 +84,8 @@ fn apply(fields: &[FieldShape], lines: &mut [String], repairs: &mut Vec<Repair>)
         let end = block_end(lines, i, base);
         add_key_colon(fields, &mut lines[i], base, i + 1, repairs);
         complete_header(fields, lines, i, end, base, repairs);
-        rejoin_cells(fields, lines, i, end, repairs);
+        widen_header(fields, lines, i, end, repairs);
+        mend_rows(fields, lines, i, end, repairs, missing);
     }
 }
 
@@ -222,12 +247,17 @@ fn complete_header(
 /// extra cells with every other cell still valid for its column's type. With two
 /// text columns the comma could belong to either, and the row is left alone
 /// (the untyped repairs then drop and report it).
-fn rejoin_cells(
+/// Mends the rows of a top-level table, where the type makes it safe: extra
+/// cells rejoined into the one text column they can belong to, a missing
+/// optional cell read as null; a row short of a required cell is noted for the
+/// refusal that names it.
+fn mend_rows(
     fields: &[FieldShape],
     lines: &mut [String],
     i: usize,
     end: usize,
     repairs: &mut Vec<Repair>,
+    missing: &mut Vec<(usize, String)>,
 ) {
     let content = trim_spaces(&lines[i]).to_owned();
     let HeaderParse::Header(h) = parse_header(&content, 8) else {
@@ -258,6 +288,37 @@ fn rejoin_cells(
         let indent = indent_of(line);
         let row = line[indent..].trim_end_matches(' ');
         let cells = split_unquoted(row, h.delim);
+        if cells.len() + 1 == width {
+            // One cell short: which column can be missing, every other cell still
+            // valid for its column? Only one candidate is a reading, not a guess.
+            let fits = |skip: usize| {
+                (0..width)
+                    .filter(|&c| c != skip)
+                    .enumerate()
+                    .all(|(k, c)| cell_fits(cells[k], &shapes[c]))
+            };
+            let candidates: Vec<usize> = (0..width).filter(|&c| fits(c)).collect();
+            if let [c] = candidates[..] {
+                if matches!(shapes[c], Shape::Option(_)) {
+                    let mut mended: Vec<&str> = cells.clone();
+                    mended.insert(c, "null");
+                    let sep = h.delim.to_string();
+                    let fixed = format!("{}{}", &line[..indent], mended.join(&sep));
+                    repairs.push(Repair::new(
+                        RepairKind::FilledCell,
+                        j + 1,
+                        format!(
+                            "optional `{}` left out of the row; read as null",
+                            header_fields[c].name
+                        ),
+                    ));
+                    *line = fixed;
+                } else {
+                    missing.push((j + 1, header_fields[c].name.clone()));
+                }
+            }
+            continue;
+        }
         if cells.len() <= width {
             continue;
         }
@@ -295,6 +356,69 @@ fn rejoin_cells(
         ));
         *line = fixed;
     }
+}
+
+/// A table header that names only the first of the type's columns over rows
+/// that carry all of them: the field list is completed from the type.
+fn widen_header(
+    fields: &[FieldShape],
+    lines: &mut [String],
+    i: usize,
+    end: usize,
+    repairs: &mut Vec<Repair>,
+) {
+    let content = trim_spaces(&lines[i]).to_owned();
+    let HeaderParse::Header(h) = parse_header(&content, 8) else {
+        return;
+    };
+    let (Some(key), Some(header_fields)) = (&h.key, &h.fields) else {
+        return;
+    };
+    if h.keyed || h.delim != ',' || header_fields.iter().any(|f| f.children.is_some()) {
+        return;
+    }
+    let Some(Shape::List(item)) = field(fields, key).map(|f| f.shape.resolve()) else {
+        return;
+    };
+    let Some(cols) = table_fields(&item) else {
+        return;
+    };
+    let prefix = header_fields.len() < cols.len()
+        && header_fields
+            .iter()
+            .zip(&cols)
+            .all(|(h, c)| h.name == c.name)
+        && cols.iter().all(|c| c.shape.is_primitive());
+    let rows: Vec<&String> = lines[i + 1..end]
+        .iter()
+        .filter(|l| significant(l))
+        .collect();
+    let shapes: Vec<Shape> = cols.iter().map(|c| c.shape.resolve()).collect();
+    let all_full = !rows.is_empty()
+        && rows.iter().all(|r| {
+            let cells = split_unquoted(trim_spaces(r), ',');
+            cells.len() == cols.len() && cells.iter().zip(&shapes).all(|(c, s)| cell_fits(c, s))
+        });
+    if !(prefix && all_full) {
+        return;
+    }
+    let fixed = format!(
+        "{}{}[{}]{}:",
+        &lines[i][..indent_of(&lines[i])],
+        crate::encode::encode_key(key),
+        h.length,
+        field_list(&cols)
+    );
+    repairs.push(Repair::new(
+        RepairKind::CompletedHeader,
+        i + 1,
+        format!(
+            "the header named {} of the {} columns its rows carry",
+            header_fields.len(),
+            cols.len()
+        ),
+    ));
+    lines[i] = fixed;
 }
 
 fn is_text(shape: &Shape) -> bool {

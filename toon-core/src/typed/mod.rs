@@ -17,7 +17,7 @@ pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantS
 pub use stream::{Event, ToonStream};
 
 use crate::reply::decode_reply_guided;
-use crate::{encode, ParseError, Reply, ReplyOptions};
+use crate::{encode, ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -97,10 +97,27 @@ pub trait Toon: Sized {
                 e.place(&lines);
             }
         }
-        Ok(Reply {
-            value: result?,
-            repairs: cx.into_repairs(),
-        })
+        let value = result?;
+        let repairs = cx.into_repairs();
+        // Under a type, a dropped row is a record lost: refuse rather than return
+        // a value that silently lacks it (a free-form `Value` keeps the untyped rule).
+        if !matches!(Self::__shape(), Shape::Any) {
+            if let Some(row) = repairs.iter().find(|r| r.kind == RepairKind::DroppedRow) {
+                return Err(match guide.missing_cell(row.line) {
+                    Some(column) => ParseError::new(
+                        ParseErrorKind::MissingField,
+                        Some(row.line),
+                        format!("the row has no `{column}`: the model left it out, and the row cannot be read without it"),
+                    ),
+                    None => ParseError::new(
+                        ParseErrorKind::InvalidValue,
+                        Some(row.line),
+                        format!("the row cannot be read ({}); dropping it would lose a record", row.detail),
+                    ),
+                });
+            }
+        }
+        Ok(Reply { value, repairs })
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);

@@ -1,0 +1,61 @@
+//! Replies captured from a real model (SmolLM2-135M-Instruct behind
+//! llama-cpp-python; see tests/e2e.rs), each with the outcome it gives, pinned by
+//! one snapshot: a decoder change that alters what happens to a real reply shows
+//! up in review.
+
+mod common;
+
+use std::fmt::Write as _;
+
+use common::types::{Capital, ComplianceAnalysis, Detections};
+use toon_core::Toon;
+
+fn outcome<T: Toon + std::fmt::Debug>(reply: &str) -> String {
+    match T::from_toon_with_report(reply) {
+        Ok(r) if r.repairs.is_empty() => format!("ok {:?}", r.value),
+        Ok(r) => {
+            let kinds: Vec<String> = r
+                .repairs
+                .iter()
+                .map(|r| format!("{}@{}", r.kind, r.line))
+                .collect();
+            format!("repaired [{}] {:?}", kinds.join(" "), r.value)
+        }
+        Err(e) => format!(
+            "refused {:?} line {:?}: {}",
+            e.kind(),
+            e.line(),
+            e.message()
+        ),
+    }
+}
+
+#[test]
+fn real_replies_give_the_outcomes_reviewed() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real");
+    let mut summary = String::new();
+    let mut count = 0;
+    for ty in ["capitals", "compliance", "detections"] {
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{ty}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for path in files {
+            let reply = std::fs::read_to_string(&path).unwrap();
+            let result = match ty {
+                "capitals" => outcome::<Capital>(&reply),
+                "compliance" => outcome::<ComplianceAnalysis>(&reply),
+                _ => outcome::<Detections>(&reply),
+            };
+            let _ = writeln!(
+                summary,
+                "{ty}/{}: {result}",
+                path.file_name().unwrap().to_string_lossy()
+            );
+            count += 1;
+        }
+    }
+    assert_eq!(count, 120, "3 types x 20 prompts x 2 temperatures");
+    insta::assert_snapshot!("real_replies", summary);
+}
