@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use common::types::{
-    Capital, ComplianceAnalysis, Detection, Detections, Label, Severity, Status, Violation,
+    example_compliance, Capital, ComplianceAnalysis, Detection, Detections, Label, Violation,
 };
 use serde_json::{json, Value};
 use toon_core::{
@@ -155,23 +155,6 @@ const DOCUMENTS: [&str; 20] = [
 
 const RULES: &str = "Rules: R-1 personal data must be encrypted; R-2 data must be deleted when no longer needed; \
     R-3 consent is required before collecting data; R-4 access must be limited and reviewed; R-5 passwords must be protected.";
-
-fn example_compliance() -> ComplianceAnalysis {
-    ComplianceAnalysis {
-        compliance_status: Status::NonCompliant,
-        violations: vec![Violation {
-            category: "privacy".into(),
-            severity: Severity::High,
-            description: "Health records are stored unencrypted".into(),
-            related_rule_id: "R-1".into(),
-            remediation: "Encrypt the records".into(),
-        }],
-        audit_trail: "Checked R-1 to R-5".into(),
-        spoken_response: "One problem: health records are not encrypted.".into(),
-        internal_note: String::new(),
-        confidence: Some(0.9),
-    }
-}
 
 fn example_detections() -> Detections {
     Detections {

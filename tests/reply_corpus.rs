@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::corpus::{load, strings_survive};
+use common::corpus::{assert_corpus, load, strings_survive};
 use toon_core::{decode_reply_with_report, json_model_eq};
 
 #[test]
@@ -53,18 +53,6 @@ fn corpus() {
             failures.push(format!("{}: {p}", c.name));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
-    for (group, n) in &per_group {
-        assert!(
-            *n >= 5,
-            "group {group} has {n} cases; each repair and refusal needs at least five"
-        );
-    }
+    assert_corpus(&failures, cases.len(), &per_group);
     assert!(per_group.len() >= 14, "groups: {per_group:?}");
 }

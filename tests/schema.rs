@@ -17,23 +17,6 @@ use toon_core::{
     SchemaDialect, Toon,
 };
 
-fn example_compliance() -> ComplianceAnalysis {
-    ComplianceAnalysis {
-        compliance_status: Status::NonCompliant,
-        violations: vec![Violation {
-            category: "privacy".into(),
-            severity: Severity::High,
-            description: "Emails logged".into(),
-            related_rule_id: "R-12".into(),
-            remediation: "Mask emails".into(),
-        }],
-        audit_trail: "R-1..R-20".into(),
-        spoken_response: "One problem.".into(),
-        internal_note: String::new(),
-        confidence: None,
-    }
-}
-
 fn example_answer() -> Answer {
     Answer {
         question: "When does it end?".into(),

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::corpus::load;
+use common::corpus::{assert_corpus, load};
 use common::types::{Answer, ComplianceAnalysis, Detections};
 use serde_json::Value;
 use toon_core::{decode, json_model_eq, ParseError, Repair, Toon};
@@ -99,19 +99,7 @@ fn typed_corpus() {
             failures.push(format!("{}: {p}", c.name));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
-    for (group, n) in &per_group {
-        assert!(
-            *n >= 5,
-            "group {group} has {n} cases; each typed repair and refusal needs at least five"
-        );
-    }
+    assert_corpus(&failures, cases.len(), &per_group);
 }
 
 /// The untyped corpus read through `T::from_toon` with `T = serde_json::Value`:

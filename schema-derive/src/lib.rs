@@ -24,17 +24,10 @@ pub fn derive_output_schema(input: TokenStream) -> TokenStream {
 }
 
 fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
-    let krate = c
-        .attrs
-        .krate
-        .as_ref()
-        .map_or_else(|| quote!(::toon_core), |p| quote!(#p));
+    let krate = c.runtime_path();
     let ident = &c.input.ident;
     let name = ident.to_string();
-    let mut generics = c.input.generics.clone();
-    for param in generics.type_params_mut() {
-        param.bounds.push(syn::parse_quote!(__toon::OutputSchema));
-    }
+    let generics = c.bounded_generics(&quote!(__toon::OutputSchema));
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let shape = shape_expr(c, &quote!(__toon::OutputSchema));
     let reference = match &c.body {

@@ -86,3 +86,24 @@ pub fn strings_survive(v: &Value, reply: &str) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+/// Fails with every failing case listed, then checks each group has five cases or more.
+pub fn assert_corpus(
+    failures: &[String],
+    total: usize,
+    groups: &std::collections::BTreeMap<&str, usize>,
+) {
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        total,
+        failures.join("\n")
+    );
+    for (group, n) in groups {
+        assert!(
+            *n >= 5,
+            "group {group} has {n} cases; each repair and refusal needs at least five"
+        );
+    }
+}

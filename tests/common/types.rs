@@ -119,3 +119,21 @@ pub struct Capital {
     /// The name of the capital city of that country; a city, never the country's own name.
     pub capital: String,
 }
+
+/// A one-violation compliance answer, as tests and few-shot examples use it.
+pub fn example_compliance() -> ComplianceAnalysis {
+    ComplianceAnalysis {
+        compliance_status: Status::NonCompliant,
+        violations: vec![Violation {
+            category: "privacy".into(),
+            severity: Severity::High,
+            description: "Health records are stored unencrypted".into(),
+            related_rule_id: "R-1".into(),
+            remediation: "Encrypt the records".into(),
+        }],
+        audit_trail: "Checked R-1 to R-5".into(),
+        spoken_response: "One problem: health records are not encrypted.".into(),
+        internal_note: String::new(),
+        confidence: Some(0.9),
+    }
+}

@@ -5,3 +5,4 @@
 pub mod ast;
 pub mod attr;
 pub mod shape;
+pub mod support;

@@ -7,17 +7,10 @@ use toon_derive_internals::ast::{Body, Container, Field};
 use toon_derive_internals::shape::shape_expr;
 
 pub fn expand(c: &Container<'_>) -> TokenStream {
-    let krate = c
-        .attrs
-        .krate
-        .as_ref()
-        .map_or_else(|| quote!(::toon_core), |p| quote!(#p));
+    let krate = c.runtime_path();
     let ident = &c.input.ident;
     let name = ident.to_string();
-    let mut generics = c.input.generics.clone();
-    for param in generics.type_params_mut() {
-        param.bounds.push(syn::parse_quote!(__toon::Toon));
-    }
+    let generics = c.bounded_generics(&quote!(__toon::Toon));
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let shape = shape_expr(c, &quote!(__toon::Toon));
 
