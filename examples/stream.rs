@@ -79,11 +79,22 @@ fn main() -> std::process::ExitCode {
     let mut out = std::io::stdout();
     let result = match args.as_slice() {
         [flag, url] if flag == "--server" => {
-            let body = chat::request(
+            let example = ComplianceAnalysis {
+                compliance_status: "NON_COMPLIANT".into(),
+                violations: vec![Violation {
+                    category: "security".into(),
+                    severity: "HIGH".into(),
+                    description: "Passwords are stored in plain text".into(),
+                }],
+                spoken_response: "One problem: passwords are not protected.".into(),
+            }
+            .to_toon();
+            let body = chat::request_with_example(
                 &format!(
                     "Check the document against rules R-1 to R-9 and answer in TOON.\n\n{}",
                     ComplianceAnalysis::toon_prompt()
                 ),
+                Some(("Document: we store passwords in plain text.", &example)),
                 "Document: we keep customer emails in plain-text logs forever and never ask for consent.",
                 serde_json::json!({ "max_tokens": 256, "temperature": 0 }),
             );

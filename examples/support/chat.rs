@@ -5,13 +5,24 @@ use serde_json::{json, Value};
 
 /// A system prompt and one user message, with any extra request fields.
 pub fn request(system: &str, user: &str, extra: Value) -> Value {
-    let mut body = json!({
-        "model": "local",
-        "messages": [
-            {"role": "system", "content": system},
-            {"role": "user", "content": user},
-        ],
-    });
+    request_with_example(system, None, user, extra)
+}
+
+/// As [`request`], with one example exchange (question, answer) before the
+/// question: small models write TOON far more reliably after seeing one.
+pub fn request_with_example(
+    system: &str,
+    example: Option<(&str, &str)>,
+    user: &str,
+    extra: Value,
+) -> Value {
+    let mut messages = vec![json!({"role": "system", "content": system})];
+    if let Some((q, a)) = example {
+        messages.push(json!({"role": "user", "content": q}));
+        messages.push(json!({"role": "assistant", "content": a}));
+    }
+    messages.push(json!({"role": "user", "content": user}));
+    let mut body = json!({ "model": "local", "messages": messages });
     if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
         b.extend(e.clone());
     }
