@@ -102,4 +102,4 @@ pub use schema_derive::OutputSchema;
 /// Derives [`Toon`] for a struct with named fields or an enum of unit variants.
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
-pub use typed::{Event as StreamEvent, Shape, Toon, ToonOutputParser, ToonStream};
+pub use typed::{Event as StreamEvent, Shape, Toon, ToonEvents, ToonOutputParser, ToonStream};

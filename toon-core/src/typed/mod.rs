@@ -14,7 +14,7 @@ use serde_json::Value;
 
 pub use context::Cx;
 pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
-pub use stream::{Event, ToonStream};
+pub use stream::{Event, ToonEvents, ToonStream};
 
 use crate::reply::decode_reply_guided;
 use crate::{encode, ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};

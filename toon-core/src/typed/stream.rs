@@ -23,9 +23,11 @@
 //! values arrive with `finish`. If `finish` refuses the reply, the events were
 //! provisional: nothing was lost, but nothing should be acted on as final.
 //!
-//! Memory: the stream keeps the text it has been fed (so that `finish` returns
-//! exactly what [`Toon::from_toon_with_report`] returns on the whole text) and
-//! one partial line; no other copy of the completion.
+//! Memory: [`ToonStream`] keeps the text it has been fed, so that `finish`
+//! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
+//! text. [`ToonEvents`] is the same decoder without `finish`: it drops each line
+//! once its events are decided, so its memory is bounded by the longest line and
+//! the record being built, however long the completion.
 
 use std::marker::PhantomData;
 
@@ -137,6 +139,8 @@ pub struct ToonStream<T> {
     block: Block,
     guide: TypeGuide,
     options: ReplyOptions,
+    /// Keep the text for `finish`; an events-only stream drops decided lines.
+    keep_text: bool,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -161,6 +165,7 @@ impl<T: Toon> ToonStream<T> {
             block: Block::Opaque,
             guide: TypeGuide::new(T::__shape()),
             options,
+            keep_text: true,
             _type: PhantomData,
         }
     }
@@ -176,6 +181,10 @@ impl<T: Toon> ToonStream<T> {
                 .to_owned();
             self.scanned = line_end + 1;
             self.line(&line, &mut events);
+        }
+        if !self.keep_text {
+            self.text.drain(..self.scanned);
+            self.scanned = 0;
         }
         events
     }
@@ -444,4 +453,55 @@ fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -
 
 fn indent(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
+}
+
+/// The stream decoder without [`finish`](ToonStream::finish), for consumers that
+/// act on each event and never need the whole value: it drops every line once its
+/// events are decided, so memory stays bounded by the longest line and the record
+/// being built, however long the completion runs.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use toon_core::{Toon, ToonEvents};
+///
+/// #[derive(Debug, PartialEq, Toon)]
+/// struct Row { id: u32 }
+/// #[derive(Debug, Toon)]
+/// struct Reply { rows: Vec<Row> }
+///
+/// let mut events = ToonEvents::<Reply>::new();
+/// let mut seen = 0;
+/// events.push("rows[1000]{id}:\n");
+/// for i in 0..1000 {
+///     seen += events.push(&format!("  {i}\n")).len(); // each row, as its line ends
+/// }
+/// assert_eq!(seen, 1000);
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct ToonEvents<T>(ToonStream<T>);
+
+impl<T: Toon> Default for ToonEvents<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Toon> ToonEvents<T> {
+    /// An events-only stream.
+    pub fn new() -> Self {
+        let mut stream = ToonStream::new();
+        stream.keep_text = false;
+        ToonEvents(stream)
+    }
+
+    /// Feeds the next chunk; returns the events it decided.
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+        self.0.push(chunk)
+    }
+
+    /// The stream has ended: decides the last line and the list item still open.
+    pub fn end(&mut self) -> Vec<Event> {
+        self.0.end()
+    }
 }

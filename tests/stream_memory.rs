@@ -1,0 +1,62 @@
+//! An events-only stream's memory is bounded by the longest line and the record
+//! being built, not the completion: fed a 2 MB reply in small chunks, its peak
+//! stays a few kilobytes above the events handed out (measured by a counting
+//! allocator; this binary holds only this test).
+
+mod common;
+
+use common::alloc::{peak_during, Counting};
+use common::types::Detections;
+use toon_core::{ToonEvents, ToonStream};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+#[test]
+fn events_only_memory_is_bounded_by_the_line_not_the_reply() {
+    let rows = 20_000;
+    let mut text = format!("objects[{rows}]{{label,score,note}}:\n");
+    for i in 0..rows {
+        text.push_str(&format!(
+            "  cup,0.{},a white mug with a chipped handle, seen from the left number {i}\n",
+            i % 10
+        ));
+    }
+    text.push_str(&format!("count: {rows}\n"));
+    assert!(text.len() > 1_500_000);
+    let chunks: Vec<&str> = text
+        .as_bytes()
+        .chunks(7)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+
+    let (seen, peak) = peak_during(|| {
+        let mut events = ToonEvents::<Detections>::new();
+        let mut seen = 0;
+        for c in &chunks {
+            // Consume each event as it comes (here: count it, and drop it).
+            seen += events.push(c).len();
+        }
+        seen + events.end().len()
+    });
+    assert_eq!(seen, rows + 1, "every row and the `count` field");
+    assert!(
+        peak < 64 * 1024,
+        "peak {peak} bytes for a {} byte reply",
+        text.len()
+    );
+
+    // The stream that keeps the text for `finish` holds the reply, as documented.
+    let (_, kept) = peak_during(|| {
+        let mut s = ToonStream::<Detections>::new();
+        for c in &chunks {
+            drop(s.push(c));
+        }
+        s.end();
+        s.finish().unwrap().value.objects.len()
+    });
+    assert!(
+        kept > text.len(),
+        "the full stream keeps the text: peak {kept}"
+    );
+}
