@@ -2,14 +2,16 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use indexmap::IndexMap;
+use serde_json::Value;
 
 use crate::header::{parse_header, Field, Header, HeaderParse};
 use crate::lex::{
-    find_unquoted, offset_in, parse_quoted, parse_value_token, split_unquoted, trim_spaces,
-    LexError,
+    find_unquoted, find_unquoted_byte, offset_in, parse_quoted, parse_value_token, split_unquoted,
+    trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
+use crate::node::{fill, Node, Scalar, Table};
 use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 
 /// Decodes a TOON document into a JSON value.
@@ -29,7 +31,7 @@ use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 /// # Errors
 /// A [`DecodeError`] with the line, column and kind of the first problem found.
 pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError> {
-    decode_lenient(input, options, Leniency::default()).map(|d| d.value)
+    decode_lenient(input, options, Leniency::default()).map(|d| d.value.into_value())
 }
 
 /// The strict-mode failures the reply decoder may forgive; each forgiven one
@@ -52,7 +54,7 @@ pub(crate) struct Leniency {
 /// What a lenient decode returns.
 #[derive(Debug)]
 pub(crate) struct Decoded {
-    pub value: Value,
+    pub value: Node<'static>,
     pub notes: Vec<Note>,
     /// With `track_lines`: the line each value starts on, by path (`violations[1].severity`).
     pub lines: HashMap<String, usize>,
@@ -138,6 +140,9 @@ struct Parser<'a> {
 
 type Result<T, E = DecodeError> = std::result::Result<T, E>;
 
+/// An object as the decoder builds it.
+type Object = IndexMap<String, Node<'static>>;
+
 impl<'a> Parser<'a> {
     /// Enters `key` (or `[index]`) of the path, recording `line` as where its
     /// value starts; returns the path's length to restore with [`Parser::leave`].
@@ -207,9 +212,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn document(&mut self) -> Result<Value> {
+    fn document(&mut self) -> Result<Node<'static>> {
         let Some(first) = self.peek() else {
-            return Ok(Value::Object(Map::new()));
+            return Ok(Node::Object(Object::new()));
         };
         if first.depth == 0 {
             match parse_header(first.content, self.max_depth) {
@@ -232,17 +237,18 @@ impl<'a> Parser<'a> {
             if first.content == "[]" {
                 self.pos += 1;
                 self.no_trailing_content()?;
-                return Ok(Value::Array(Vec::new()));
+                return Ok(Node::Array(Vec::new()));
             }
             if self.lines.len() == 1 && find_unquoted(first.content, |c| c == ':').is_none() {
                 self.pos += 1;
                 return parse_value_token(first.content)
+                    .map(Node::Scalar)
                     .map_err(|e| self.lex_error(&first, first.content, e));
             }
         }
-        let mut map = Map::new();
+        let mut map = Object::new();
         self.object_fields(0, &mut map)?;
-        Ok(Value::Object(map))
+        Ok(Node::Object(map))
     }
 
     fn no_trailing_content(&self) -> Result<()> {
@@ -258,7 +264,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads the fields of an object whose fields stand at `depth`, into `map`.
-    fn object_fields(&mut self, depth: usize, map: &mut Map<String, Value>) -> Result<()> {
+    fn object_fields(&mut self, depth: usize, map: &mut Object) -> Result<()> {
         while let Some(line) = self.peek() {
             if line.depth < depth {
                 break;
@@ -310,10 +316,10 @@ impl<'a> Parser<'a> {
 
     fn insert(
         &self,
-        map: &mut Map<String, Value>,
+        map: &mut Object,
         line: &Line<'_>,
         key: String,
-        value: Value,
+        value: Node<'static>,
     ) -> Result<()> {
         if self.strict && map.contains_key(&key) {
             return Err(self.error_at(
@@ -334,7 +340,7 @@ impl<'a> Parser<'a> {
         line: &Line<'a>,
         content: &'a str,
         depth: usize,
-    ) -> Result<(String, Value)> {
+    ) -> Result<(String, Node<'static>)> {
         match parse_header(content, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_some() => {
                 let key = h.key.clone().unwrap_or_default();
@@ -370,15 +376,15 @@ impl<'a> Parser<'a> {
         let rest = trim_spaces(&content[colon + 1..]);
         let mark = self.enter(Some(&key), 0, line.number);
         let value = if rest.is_empty() {
-            let mut map = Map::new();
+            let mut map = Object::new();
             if self.peek().is_some_and(|next| next.depth > depth) {
                 self.object_fields(depth + 1, &mut map)?;
             }
-            Value::Object(map)
+            Node::Object(map)
         } else if rest == "[]" {
-            Value::Array(Vec::new())
+            Node::Array(Vec::new())
         } else {
-            parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e))?
+            Node::Scalar(parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e))?)
         };
         self.leave(mark);
         Ok((key, value))
@@ -393,7 +399,12 @@ impl<'a> Parser<'a> {
     }
 
     /// The value a header introduces; the header stands at `depth`, its rows or items at `depth + 1`.
-    fn array_body(&mut self, line: &Line<'a>, h: Header<'a>, depth: usize) -> Result<Value> {
+    fn array_body(
+        &mut self,
+        line: &Line<'a>,
+        h: Header<'a>,
+        depth: usize,
+    ) -> Result<Node<'static>> {
         if depth >= self.max_depth {
             return Err(self.error_at(
                 line,
@@ -431,10 +442,11 @@ impl<'a> Parser<'a> {
         if !h.rest.is_empty() {
             let mut values = Vec::new();
             for token in split_unquoted(h.rest, h.delim) {
-                values.push(parse_value_token(token).map_err(|e| self.lex_error(line, token, e))?);
+                let value = parse_value_token(token).map_err(|e| self.lex_error(line, token, e))?;
+                values.push(Node::Scalar(value));
             }
             self.check_count(line, &h, values.len(), "values")?;
-            return Ok(Value::Array(values));
+            return Ok(Node::Array(values));
         }
         self.list_items(line, &h, depth)
     }
@@ -473,38 +485,37 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// Rows of a tabular array (§9.3).
+    /// Rows of a tabular array (§9.3), kept as cells (see [`Table`]).
     fn rows(
         &mut self,
         line: &Line<'a>,
         h: &Header<'a>,
         fields: &[Field],
         depth: usize,
-    ) -> Result<Value> {
+    ) -> Result<Node<'static>> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
-        let mut rows = Vec::new();
+        // Room for the declared rows, bounded by the lines left (a hostile `[N]` reserves nothing extra).
+        let rows = h.length.min(self.lines.len() - self.pos);
+        let mut table = Table::with_capacity(fields.to_vec(), rows, width);
+        let mut records = None;
         while let Some(row) = self.next_in_scope(depth)? {
-            let colon = find_unquoted(row.content, |c| c == ':');
-            let delim = find_unquoted(row.content, |c| c == h.delim);
-            let is_row = match (colon, delim) {
-                (None, _) => true,
-                (Some(c), Some(d)) => d < c,
-                (Some(_), None) => false,
-            };
+            // A row unless an unquoted colon comes before any delimiter (a `key: value` line).
+            let d = u8::try_from(h.delim).unwrap_or(b',');
+            let first = find_unquoted_byte(row.content, b':', d);
+            let is_row = !matches!(first, Some(i) if row.content.as_bytes()[i] == b':');
             if !is_row {
-                if rows.is_empty() && self.leniency.record_blocks {
-                    rows = self.record_block(depth + 1, Some(fields))?;
+                if table.len() == 0 && self.leniency.record_blocks {
+                    records = Some(self.record_block(depth + 1, Some(fields))?);
                 }
                 break;
             }
-            self.claim(&row, !rows.is_empty() || saved_span > 0)?;
+            self.claim(&row, table.len() > 0 || saved_span > 0)?;
             self.span = saved_span + 1;
-            let cells = split_unquoted(row.content, h.delim);
-            let mark = self.enter(None, rows.len(), row.number);
+            let mark = self.enter(None, table.len(), row.number);
             self.leave(mark);
-            match self.row_object(&row, &cells, fields, width) {
-                Ok(obj) => rows.push(Value::Object(obj)),
+            match self.row_cells(&row, row.content, h.delim, width, &mut table.cells) {
+                Ok(()) => table.ends.push(table.cells.len()),
                 Err(e) if self.leniency.malformed_rows && self.pos < self.lines.len() => {
                     self.notes.push(Note::DroppedRow {
                         line: row.number,
@@ -515,37 +526,48 @@ impl<'a> Parser<'a> {
             }
         }
         self.span = saved_span;
-        self.check_count(line, h, rows.len(), "rows")?;
-        Ok(Value::Array(rows))
+        let (count, node) = match records {
+            Some(records) => (records.len(), Node::Array(records)),
+            None => (table.len(), Node::Table(Box::new(table))),
+        };
+        self.check_count(line, h, count, "rows")?;
+        Ok(node)
     }
 
-    /// Builds one row's object by walking the field list depth-first. Cells are
-    /// read before the width is checked, so a row cut inside a quoted cell is
-    /// reported as the unterminated string it is.
-    fn row_object(
+    /// Reads one row's cells onto the end of `cells`, leaving `cells` as it was
+    /// on error. Cells are read before the width is checked, so a row cut inside
+    /// a quoted cell is reported as the unterminated string it is.
+    fn row_cells(
         &self,
         row: &Line<'_>,
-        cells: &[&str],
-        fields: &[Field],
+        content: &str,
+        delim: char,
         width: usize,
-    ) -> Result<Map<String, Value>> {
-        let mut values = Vec::with_capacity(cells.len());
-        for cell in cells {
-            values.push(parse_value_token(cell).map_err(|e| self.lex_error(row, cell, e))?);
+        cells: &mut Vec<Scalar>,
+    ) -> Result<()> {
+        let start = cells.len();
+        for cell in split_unquoted(content, delim) {
+            match parse_value_token(cell) {
+                Ok(value) => cells.push(value),
+                Err(e) => {
+                    cells.truncate(start);
+                    return Err(self.lex_error(row, cell, e));
+                }
+            }
         }
-        if self.strict && values.len() != width {
+        let found = cells.len() - start;
+        if self.strict && found != width {
+            cells.truncate(start);
             return Err(self.error_at(
                 row,
                 row.content,
                 DecodeErrorKind::WidthMismatch,
                 format!(
-                    "row has {} cells but the header names {width} fields; quote any cell that contains the delimiter",
-                    values.len()
+                    "row has {found} cells but the header names {width} fields; quote any cell that contains the delimiter"
                 ),
             ));
         }
-        let mut values = values.into_iter();
-        Ok(fill(&mut values, fields))
+        Ok(())
     }
 
     /// Entry rows of an object in keyed tabular form (§9.5).
@@ -555,11 +577,12 @@ impl<'a> Parser<'a> {
         h: &Header<'a>,
         fields: &[Field],
         depth: usize,
-    ) -> Result<Value> {
+    ) -> Result<Node<'static>> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
-        let mut map = Map::new();
+        let mut map = Object::new();
         let mut count = 0;
+        let mut cells = Vec::new();
         while let Some(row) = self.next_in_scope(depth)? {
             let Some(colon) = find_unquoted(row.content, |c| c == ':') else {
                 if !self.strict {
@@ -578,23 +601,34 @@ impl<'a> Parser<'a> {
             count += 1;
             let key = self.key(&row, trim_spaces(&row.content[..colon]))?;
             let rest = trim_spaces(&row.content[colon + 1..]);
-            let cells = if rest.is_empty() {
-                Vec::new()
-            } else {
-                split_unquoted(rest, h.delim)
-            };
-            let obj = self.row_object(&row, &cells, fields, width)?;
+            cells.clear();
+            if !rest.is_empty() {
+                self.row_cells(&row, rest, h.delim, width, &mut cells)?;
+            } else if self.strict && width != 0 {
+                return Err(self.error_at(
+                    &row,
+                    row.content,
+                    DecodeErrorKind::WidthMismatch,
+                    format!("row has 0 cells but the header names {width} fields; quote any cell that contains the delimiter"),
+                ));
+            }
+            let obj = fill(&mut cells.drain(..), fields);
             let mark = self.enter(Some(&key), 0, row.number);
             self.leave(mark);
-            self.insert(&mut map, &row, key, Value::Object(obj))?;
+            self.insert(&mut map, &row, key, Node::Object(obj))?;
         }
         self.span = saved_span;
         self.check_count(line, h, count, "entries")?;
-        Ok(Value::Object(map))
+        Ok(Node::Object(map))
     }
 
     /// Items of an array in list form (§9.2, §9.4, §10); the header stands at `depth`.
-    fn list_items(&mut self, line: &Line<'a>, h: &Header<'a>, depth: usize) -> Result<Value> {
+    fn list_items(
+        &mut self,
+        line: &Line<'a>,
+        h: &Header<'a>,
+        depth: usize,
+    ) -> Result<Node<'static>> {
         let saved_span = self.span;
         let mut items = Vec::new();
         while let Some(item) = self.next_in_scope(depth)? {
@@ -612,7 +646,7 @@ impl<'a> Parser<'a> {
             self.span = saved_span + 1;
             let mark = self.enter(None, items.len(), item.number);
             let value = match rest {
-                None => Value::Object(Map::new()),
+                None => Node::Object(Object::new()),
                 Some(rest) => self.list_item(&item, rest, depth + 1)?,
             };
             self.leave(mark);
@@ -620,17 +654,21 @@ impl<'a> Parser<'a> {
         }
         self.span = saved_span;
         self.check_count(line, h, items.len(), "items")?;
-        Ok(Value::Array(items))
+        Ok(Node::Array(items))
     }
 
     /// `key: value` lines at `depth` read as records, a new record starting
     /// where a key repeats or after a blank line (the reply decoder's repair for
     /// objects written as key/value blocks under an array header). Keys follow
     /// the header's field order where there is one.
-    fn record_block(&mut self, depth: usize, fields: Option<&[Field]>) -> Result<Vec<Value>> {
+    fn record_block(
+        &mut self,
+        depth: usize,
+        fields: Option<&[Field]>,
+    ) -> Result<Vec<Node<'static>>> {
         let first_line = self.peek().map_or(0, |l| l.number);
         let mut records = Vec::new();
-        let mut current = Map::new();
+        let mut current = Object::new();
         while let Some(line) = self.peek() {
             if line.depth != depth {
                 break;
@@ -651,7 +689,7 @@ impl<'a> Parser<'a> {
                 self.leave(mark);
             }
             let value = parse_value_token(rest).map_err(|e| self.lex_error(&line, rest, e))?;
-            current.insert(key, value);
+            current.insert(key, Node::Scalar(value));
             self.pos += 1;
         }
         if !current.is_empty() {
@@ -665,14 +703,14 @@ impl<'a> Parser<'a> {
         }
         Ok(records
             .into_iter()
-            .map(|r| Value::Object(in_field_order(r, fields)))
+            .map(|r| Node::Object(in_field_order(r, fields)))
             .collect())
     }
 
     /// One list item's value; the hyphen stands at `depth`.
-    fn list_item(&mut self, line: &Line<'a>, rest: &'a str, depth: usize) -> Result<Value> {
+    fn list_item(&mut self, line: &Line<'a>, rest: &'a str, depth: usize) -> Result<Node<'static>> {
         if rest == "[]" {
-            return Ok(Value::Array(Vec::new()));
+            return Ok(Node::Array(Vec::new()));
         }
         match parse_header(rest, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_none() => {
@@ -694,47 +732,30 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         if find_unquoted(rest, |c| c == ':').is_none() {
-            return parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e));
+            return parse_value_token(rest)
+                .map(Node::Scalar)
+                .map_err(|e| self.lex_error(line, rest, e));
         }
         // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
-        let mut map = Map::new();
+        let mut map = Object::new();
         let (key, value) = self.field(line, rest, depth + 1)?;
         map.insert(key, value);
         self.object_fields(depth + 1, &mut map)?;
-        Ok(Value::Object(map))
+        Ok(Node::Object(map))
     }
 }
 
 /// Reorders a record's keys to a header's field order; keys the header does not name follow.
-fn in_field_order(mut record: Map<String, Value>, fields: Option<&[Field]>) -> Map<String, Value> {
+fn in_field_order(mut record: Object, fields: Option<&[Field]>) -> Object {
     let Some(fields) = fields else {
         return record;
     };
-    let mut out = Map::new();
+    let mut out = Object::new();
     for f in fields {
-        if let Some(v) = record.remove(&f.name) {
+        if let Some(v) = record.shift_remove(&f.name) {
             out.insert(f.name.clone(), v);
         }
     }
     out.extend(record);
     out
-}
-
-/// Assigns cells to leaf fields depth-first; nested field groups become objects.
-/// A leaf with no cell left is absent (the non-strict rule of §14.1).
-fn fill(cells: &mut impl Iterator<Item = Value>, fields: &[Field]) -> Map<String, Value> {
-    let mut map = Map::new();
-    for f in fields {
-        match &f.children {
-            Some(sub) => {
-                map.insert(f.name.clone(), Value::Object(fill(cells, sub)));
-            }
-            None => {
-                if let Some(v) = cells.next() {
-                    map.insert(f.name.clone(), v);
-                }
-            }
-        }
-    }
-    map
 }

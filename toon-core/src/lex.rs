@@ -6,6 +6,7 @@
 
 use serde_json::{Number, Value};
 
+use crate::node::Scalar;
 use crate::DecodeErrorKind;
 
 /// A problem inside a token, located by byte offset within the token.
@@ -39,23 +40,54 @@ pub(crate) fn trim_spaces(s: &str) -> &str {
 /// Byte index of the first character outside double quotes for which `pred` holds.
 ///
 /// Inside quotes a backslash escapes the next character, so `"a\"b"` is one quoted run.
+/// `pred` sees ASCII characters only (every delimiter and structural character
+/// is ASCII), which lets the scan go byte by byte: in UTF-8 a byte below 0x80 is
+/// always a whole character.
 pub(crate) fn find_unquoted(s: &str, pred: impl Fn(char) -> bool) -> Option<usize> {
     let mut in_quotes = false;
     let mut escaped = false;
-    for (i, c) in s.char_indices() {
+    for (i, &b) in s.as_bytes().iter().enumerate() {
         if in_quotes {
             if escaped {
                 escaped = false;
-            } else if c == '\\' {
+            } else if b == b'\\' {
                 escaped = true;
-            } else if c == '"' {
+            } else if b == b'"' {
                 in_quotes = false;
             }
-        } else if c == '"' {
+        } else if b == b'"' {
             in_quotes = true;
-        } else if pred(c) {
+        } else if b.is_ascii() && pred(char::from(b)) {
             return Some(i);
         }
+    }
+    None
+}
+
+/// [`find_unquoted`] for the ASCII bytes `x` or `y` (the same byte twice for
+/// one), skipping ahead with `memchr`: the hot path of reading table rows.
+pub(crate) fn find_unquoted_byte(s: &str, x: u8, y: u8) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(m) = memchr::memchr3(x, y, b'"', &b[i..]) {
+        let j = i + m;
+        if b[j] != b'"' {
+            return Some(j);
+        }
+        i = after_quoted(b, j + 1)?;
+    }
+    None
+}
+
+/// The index just past the quote closing a run that starts at `k`, or `None`
+/// if the run never closes (so no later byte is outside quotes).
+fn after_quoted(b: &[u8], mut k: usize) -> Option<usize> {
+    while let Some(m) = memchr::memchr2(b'"', b'\\', b.get(k..)?) {
+        let p = k + m;
+        if b[p] == b'"' {
+            return Some(p + 1);
+        }
+        k = p + 2; // a backslash escapes the next character
     }
     None
 }
@@ -64,15 +96,23 @@ pub(crate) fn find_unquoted(s: &str, pred: impl Fn(char) -> bool) -> Option<usiz
 ///
 /// An empty `s` gives one empty token; callers that treat "nothing" as zero
 /// values check for that before splitting.
-pub(crate) fn split_unquoted(s: &str, delim: char) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(i) = find_unquoted(rest, |c| c == delim) {
-        out.push(trim_spaces(&rest[..i]));
-        rest = &rest[i + delim.len_utf8()..];
-    }
-    out.push(trim_spaces(rest));
-    out
+pub(crate) fn split_unquoted(s: &str, delim: char) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        // Delimiters are ASCII (`,`, `|`, tab).
+        let d = u8::try_from(delim).unwrap_or(b',');
+        Some(trim_spaces(match find_unquoted_byte(r, d, d) {
+            Some(i) => {
+                rest = Some(&r[i + delim.len_utf8()..]);
+                &r[..i]
+            }
+            None => {
+                rest = None;
+                r
+            }
+        }))
+    })
 }
 
 /// Reads a quoted token that must span all of `token` (the §7.4 quoted-token boundary).
@@ -169,15 +209,15 @@ pub(crate) fn parse_quoted_prefix(s: &str) -> Result<(String, usize), LexError> 
 }
 
 /// Types one value token (§4): quoted string, `true`/`false`/`null`, number, or string.
-pub(crate) fn parse_value_token(token: &str) -> Result<Value, LexError> {
+pub(crate) fn parse_value_token(token: &str) -> Result<Scalar, LexError> {
     if token.starts_with('"') {
-        return parse_quoted(token).map(Value::String);
+        return parse_quoted(token).map(Scalar::String);
     }
     Ok(match token {
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        "null" => Value::Null,
-        _ => parse_number(token).unwrap_or_else(|| Value::String(token.to_owned())),
+        "true" => Scalar::Bool(true),
+        "false" => Scalar::Bool(false),
+        "null" => Scalar::Null,
+        _ => parse_number(token).map_or_else(|| Scalar::String(token.to_owned()), Scalar::Number),
     })
 }
 
@@ -187,17 +227,17 @@ pub(crate) fn parse_value_token(token: &str) -> Result<Value, LexError> {
 /// with integral values folded to integers so `1.0`, `1e3` and `-0` compare as
 /// the integers they are. A token whose magnitude overflows or underflows `f64`
 /// stays a string, losslessly (the documented out-of-range policy).
-pub(crate) fn parse_number(token: &str) -> Option<Value> {
+pub(crate) fn parse_number(token: &str) -> Option<Number> {
     let shape = number_shape(token, false)?;
     if shape.leading_zero {
         return None;
     }
     if !shape.fraction && !shape.exponent {
         if let Ok(i) = token.parse::<i64>() {
-            return Some(Value::Number(i.into()));
+            return Some(i.into());
         }
         if let Ok(u) = token.parse::<u64>() {
-            return Some(Value::Number(u.into()));
+            return Some(u.into());
         }
     }
     let f: f64 = token.parse().ok()?;
@@ -209,17 +249,23 @@ pub(crate) fn parse_number(token: &str) -> Option<Value> {
         if mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
             return None; // underflow: keep the text rather than invent a zero
         }
-        return Some(Value::Number(0.into()));
+        return Some(0.into());
     }
-    Some(float_value(f))
+    float_number(f)
 }
 
-/// A float as a JSON number, integral values within `i64` folded to integers.
-pub(crate) fn float_value(f: f64) -> Value {
+/// A float as a JSON number, integral values within `i64` folded to integers;
+/// `None` for NaN and the infinities.
+fn float_number(f: f64) -> Option<Number> {
     if f.fract() == 0.0 && f.abs() < 9.2e18 {
-        return Value::Number((f as i64).into());
+        return Some((f as i64).into());
     }
-    Number::from_f64(f).map_or(Value::Null, Value::Number)
+    Number::from_f64(f)
+}
+
+/// A float as a JSON value: [`float_number`], or null where JSON has no number.
+pub(crate) fn float_value(f: f64) -> Value {
+    float_number(f).map_or(Value::Null, Value::Number)
 }
 
 pub(crate) struct NumberShape {
@@ -293,33 +339,79 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn byte_search_agrees_with_char_search() {
+        // Every string of up to 6 characters over the characters that matter.
+        let alphabet = ['a', ',', '"', '\\', ':', 'é'];
+        let mut strings = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> = strings
+                .iter()
+                .filter(|s| s.chars().count() == strings.last().unwrap().chars().count())
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            strings.extend(longer);
+        }
+        assert_eq!(strings.len(), (0..=6).map(|n| 6usize.pow(n)).sum::<usize>());
+        for s in &strings {
+            assert_eq!(
+                find_unquoted_byte(s, b',', b','),
+                find_unquoted(s, |c| c == ','),
+                "{s:?}"
+            );
+            assert_eq!(
+                find_unquoted_byte(s, b':', b','),
+                find_unquoted(s, |c| c == ':' || c == ','),
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
     fn splits_only_outside_quotes() {
         assert_eq!(
-            split_unquoted(r#"a, "b,c" ,"d\",e""#, ','),
+            split_unquoted(r#"a, "b,c" ,"d\",e""#, ',').collect::<Vec<_>>(),
             vec!["a", r#""b,c""#, r#""d\",e""#]
         );
-        assert_eq!(split_unquoted("", ','), vec![""]);
-        assert_eq!(split_unquoted("a||b", '|'), vec!["a", "", "b"]);
+        assert_eq!(split_unquoted("", ',').collect::<Vec<_>>(), vec![""]);
+        assert_eq!(
+            split_unquoted("a||b", '|').collect::<Vec<_>>(),
+            vec!["a", "", "b"]
+        );
     }
 
     #[test]
     fn types_tokens() {
-        assert_eq!(parse_value_token("42").unwrap(), json!(42));
-        assert_eq!(parse_value_token("-1E+03").unwrap(), json!(-1000));
-        assert_eq!(parse_value_token("1.5000").unwrap(), json!(1.5));
-        assert_eq!(parse_value_token("-0").unwrap(), json!(0));
-        assert_eq!(parse_value_token("05").unwrap(), json!("05"));
-        assert_eq!(parse_value_token("0.5").unwrap(), json!(0.5));
-        assert_eq!(parse_value_token("+5").unwrap(), json!("+5"));
-        assert_eq!(parse_value_token("1e400").unwrap(), json!("1e400"));
-        assert_eq!(parse_value_token("1e-400").unwrap(), json!("1e-400"));
-        assert_eq!(parse_value_token("0e5").unwrap(), json!(0));
+        assert_eq!(Value::from(parse_value_token("42").unwrap()), json!(42));
         assert_eq!(
-            parse_value_token("18446744073709551615").unwrap(),
+            Value::from(parse_value_token("-1E+03").unwrap()),
+            json!(-1000)
+        );
+        assert_eq!(
+            Value::from(parse_value_token("1.5000").unwrap()),
+            json!(1.5)
+        );
+        assert_eq!(Value::from(parse_value_token("-0").unwrap()), json!(0));
+        assert_eq!(Value::from(parse_value_token("05").unwrap()), json!("05"));
+        assert_eq!(Value::from(parse_value_token("0.5").unwrap()), json!(0.5));
+        assert_eq!(Value::from(parse_value_token("+5").unwrap()), json!("+5"));
+        assert_eq!(
+            Value::from(parse_value_token("1e400").unwrap()),
+            json!("1e400")
+        );
+        assert_eq!(
+            Value::from(parse_value_token("1e-400").unwrap()),
+            json!("1e-400")
+        );
+        assert_eq!(Value::from(parse_value_token("0e5").unwrap()), json!(0));
+        assert_eq!(
+            Value::from(parse_value_token("18446744073709551615").unwrap()),
             json!(18446744073709551615u64)
         );
-        assert_eq!(parse_value_token("\"true\"").unwrap(), json!("true"));
-        assert_eq!(parse_value_token("null").unwrap(), json!(null));
+        assert_eq!(
+            Value::from(parse_value_token("\"true\"").unwrap()),
+            json!("true")
+        );
+        assert_eq!(Value::from(parse_value_token("null").unwrap()), json!(null));
     }
 
     #[test]

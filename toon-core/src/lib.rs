@@ -67,7 +67,10 @@
 /// What generated code reaches; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::typed::{Cx, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape};
+    pub use crate::node::Node;
+    pub use crate::typed::{
+        Cx, EnumShape, FieldShape, Fields, StructShape, TaggedShape, VariantShape,
+    };
     pub use serde_json::{Map, Value};
 }
 
@@ -78,6 +81,7 @@ mod error;
 mod header;
 mod lex;
 mod lines;
+mod node;
 mod options;
 mod reply;
 mod schema;

@@ -25,7 +25,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                     __toon::__private::Value::Object(__map)
                 },
                 quote! {
-                    let mut __map = __cx.object(__value, #name)?;
+                    let mut __fields = __cx.object(__node, #name)?;
                     #read
                 },
                 quote! {
@@ -37,7 +37,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         }
         Body::Newtype(ty) => (
             quote! { __toon::Toon::__to_value(&self.0) },
-            quote_spanned! {ty.span()=> <#ty as __toon::Toon>::__from_value(__value, __cx).map(Self) },
+            quote_spanned! {ty.span()=> <#ty as __toon::Toon>::__from_node(__node, __cx).map(Self) },
             quote_spanned! {ty.span()=>
                 fn __shape_ref() -> __toon::Shape { <#ty as __toon::Toon>::__shape_ref() }
                 fn __missing() -> ::core::option::Option<Self> { <#ty as __toon::Toon>::__missing().map(Self) }
@@ -55,7 +55,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 },
                 quote! {
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    match __cx.variant(&__value, __NAMES)? {
+                    match __cx.variant(&__node, __NAMES)? {
                         #(#indices => ::core::result::Result::Ok(Self::#idents),)*
                         _ => ::core::unreachable!("Cx::variant returns an index into the names"),
                     }
@@ -93,9 +93,9 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                     __toon::__private::Value::Object(__map)
                 },
                 quote! {
-                    let mut __map = __cx.object(__value, #name)?;
+                    let mut __fields = __cx.object(__node, #name)?;
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    match __cx.tag(&mut __map, #tag, __NAMES)? {
+                    match __cx.tag(&mut __fields, #tag, __NAMES)? {
                         #(#arms_from)*
                         _ => ::core::unreachable!("Cx::tag returns an index into the names"),
                     }
@@ -116,8 +116,8 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             impl #impl_g __toon::Toon for #ident #ty_g #where_g {
                 fn __shape() -> __toon::Shape { #shape }
                 fn __to_value(&self) -> __toon::__private::Value { #to_value }
-                fn __from_value(
-                    __value: __toon::__private::Value,
+                fn __from_node(
+                    __node: __toon::__private::Node<'_>,
                     __cx: &mut __toon::__private::Cx,
                 ) -> ::core::result::Result<Self, __toon::ParseError> {
                     #from_value
@@ -141,21 +141,21 @@ fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) ->
     quote!(#(#lines)*)
 }
 
-/// Takes each field out of the map, then reports what is left as unknown keys.
+/// Takes each field out of the object or row, then reports what is left as unknown keys.
 fn read_fields_with(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
     let reads = fields.iter().map(|f| {
         let (id, wire, ty) = (f.ident, &f.wire, f.ty);
         if f.skip {
             quote_spanned! {ty.span()=> #id: ::core::default::Default::default() }
         } else if f.default {
-            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(&mut __map, #wire)? }
+            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(&mut __fields, #wire)? }
         } else {
-            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(&mut __map, #wire)? }
+            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(&mut __fields, #wire)? }
         }
     });
     quote! {
         let __out = #ctor { #(#reads),* };
-        __cx.ignore_unknown(__map);
+        __cx.ignore_unknown(__fields);
         ::core::result::Result::Ok(__out)
     }
 }
@@ -171,8 +171,8 @@ pub fn fallback(input: &syn::DeriveInput, errors: syn::Error) -> TokenStream {
             impl #impl_g ::toon_core::Toon for #ident #ty_g #where_g {
                 fn __shape() -> ::toon_core::Shape { ::core::unimplemented!() }
                 fn __to_value(&self) -> ::toon_core::__private::Value { ::core::unimplemented!() }
-                fn __from_value(
-                    _: ::toon_core::__private::Value,
+                fn __from_node(
+                    _: ::toon_core::__private::Node<'_>,
                     _: &mut ::toon_core::__private::Cx,
                 ) -> ::core::result::Result<Self, ::toon_core::ParseError> { ::core::unimplemented!() }
             }

@@ -15,6 +15,7 @@ pub use error::{ParseError, ParseErrorKind};
 pub use report::{Repair, RepairKind, Reply};
 
 use crate::decode::{decode_lenient, Decoded, Leniency, Note};
+use crate::node::Node;
 use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 
 /// Limits for the reply decoders; the defaults suit model replies.
@@ -95,7 +96,10 @@ pub fn decode_reply_with_options(
     completion: &str,
     options: &ReplyOptions,
 ) -> Result<Reply<Value>, ParseError> {
-    decode_reply_guided(completion, None, false, options).map(|g| g.reply)
+    decode_reply_guided(completion, None, false, options).map(|g| Reply {
+        value: g.value.into_value(),
+        repairs: g.repairs,
+    })
 }
 
 /// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
@@ -163,7 +167,8 @@ pub(crate) trait Guide {
 
 /// A decoded reply, and where each value stood when lines were tracked.
 pub(crate) struct Guided {
-    pub reply: Reply<Value>,
+    pub value: Node<'static>,
+    pub repairs: Vec<Repair>,
     /// Path to line (`violations[1]` → 7); empty unless asked for.
     pub lines: HashMap<String, usize>,
 }
@@ -198,10 +203,8 @@ pub(crate) fn decode_reply_guided(
         };
         if let Ok(d) = decode_lenient(completion, &spec, exact) {
             return Ok(Guided {
-                reply: Reply {
-                    value: d.value,
-                    repairs: Vec::new(),
-                },
+                value: d.value,
+                repairs: Vec::new(),
                 lines: d.lines,
             });
         }
@@ -212,7 +215,10 @@ pub(crate) fn decode_reply_guided(
         return Err(ParseError::empty());
     }
     let (value, index) = if json::looks_like_json(&lines) {
-        (json::decode_json(&lines, &mut repairs)?, HashMap::new())
+        (
+            Node::from(json::decode_json(&lines, &mut repairs)?),
+            HashMap::new(),
+        )
     } else {
         if let Some(guide) = guide {
             guide.repair(&mut lines, &mut repairs);
@@ -222,7 +228,8 @@ pub(crate) fn decode_reply_guided(
     };
     repairs.sort_by_key(|r| r.line);
     Ok(Guided {
-        reply: Reply { value, repairs },
+        value,
+        repairs,
         lines: index,
     })
 }

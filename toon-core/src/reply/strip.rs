@@ -38,9 +38,11 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
             })
         || completion.lines().any(|l| {
             let t = l.trim_start();
-            t.starts_with(THINK_CLOSE)
-                || is_fence(t)
-                || TOOL_TAGS.iter().any(|tag| t.starts_with(tag))
+            // Every marker starts with `<` or a backtick; most lines are passed on their first byte.
+            matches!(t.as_bytes().first(), Some(b'<' | b'`'))
+                && (t.starts_with(THINK_CLOSE)
+                    || is_fence(t)
+                    || TOOL_TAGS.iter().any(|tag| t.starts_with(tag)))
         })
 }
 

@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use indexmap::IndexMap;
 
 use super::Toon;
 use crate::decode::line_of;
+use crate::node::{Node, Row, Scalar, Table};
 use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
@@ -93,40 +94,52 @@ impl Cx {
             .push(Repair::new(kind, 0, format!("{path}: {detail}")));
     }
 
-    /// The value as an object, or an error naming the type that wanted one.
-    pub fn object(&self, value: Value, type_name: &str) -> Result<Map<String, Value>, ParseError> {
-        match value {
-            Value::Object(map) => Ok(map),
+    /// The node as a struct's fields, or an error naming the type that wanted one.
+    pub fn object<'t>(&self, node: Node<'t>, type_name: &str) -> Result<Fields<'t>, ParseError> {
+        match node {
+            Node::Object(map) => Ok(Fields(Source::Map(map))),
+            Node::Row(row) => Ok(Fields(Source::Row {
+                row,
+                taken: 0,
+                asked: 0,
+            })),
             other => Err(self.error(
                 ParseErrorKind::InvalidValue,
                 format!(
                     "expected {type_name} (an object with its fields), found {}",
-                    describe(&other)
+                    other.describe()
                 ),
             )),
         }
     }
 
-    /// Reports the keys left in `map` once the type has taken its fields: the
-    /// model wrote them, the type has no place for them.
-    pub fn ignore_unknown(&mut self, map: Map<String, Value>) {
-        for key in map.keys() {
-            self.path.push(Segment::Key(key.clone()));
+    /// Reports the fields left once the type has taken its own: the model wrote
+    /// them, the type has no place for them.
+    pub fn ignore_unknown(&mut self, fields: Fields<'_>) {
+        let keys: Vec<String> = match fields.0 {
+            Source::Map(map) => map.into_keys().collect(),
+            Source::Row { row, taken, .. } => (0..row.cells.len().min(row.fields.len()))
+                .filter(|i| taken & (1 << i) == 0)
+                .map(|i| row.fields[i].name.clone())
+                .collect(),
+        };
+        for key in keys {
+            self.path.push(Segment::Key(key));
             self.repair(RepairKind::IgnoredKey, "key the type does not have");
             self.path.pop();
         }
     }
 
-    /// Takes the field `key` out of `map`; a missing key is an error unless the
-    /// type has a value for "missing" (`Option`).
+    /// Takes the field `key`; a missing key is an error unless the type has a
+    /// value for "missing" (`Option`).
     pub fn field<T: Toon>(
         &mut self,
-        map: &mut Map<String, Value>,
+        fields: &mut Fields<'_>,
         key: &'static str,
     ) -> Result<T, ParseError> {
         self.path.push(Segment::Field(key));
-        let out = match map.remove(key) {
-            Some(v) => T::__from_value(v, self),
+        let out = match fields.take(key) {
+            Some(v) => T::__from_node(v, self),
             None => T::__missing().ok_or_else(|| {
                 self.error(
                     ParseErrorKind::MissingField,
@@ -141,28 +154,62 @@ impl Cx {
     /// Takes the field `key`, or `T::default()` when it is missing (`#[serde(default)]`).
     pub fn field_or_default<T: Toon + Default>(
         &mut self,
-        map: &mut Map<String, Value>,
+        fields: &mut Fields<'_>,
         key: &'static str,
     ) -> Result<T, ParseError> {
-        if map.contains_key(key) {
-            self.field(map, key)
+        if fields.contains(key) {
+            self.field(fields, key)
         } else {
             Ok(T::default())
         }
     }
 
     /// Reads element `index` of an array.
-    pub(crate) fn element<T: Toon>(&mut self, value: Value, index: usize) -> Result<T, ParseError> {
+    pub(crate) fn element<T: Toon>(
+        &mut self,
+        node: Node<'_>,
+        index: usize,
+    ) -> Result<T, ParseError> {
         self.path.push(Segment::Index(index));
-        let out = T::__from_value(value, self);
+        let out = T::__from_node(node, self);
         self.path.pop();
         out
     }
 
+    /// Reads the rows of a table: each lent to `T` as a [`Row`] when the header
+    /// is flat, so no row is assembled into an object.
+    pub(crate) fn rows<T: Toon>(&mut self, table: Table) -> Result<Vec<T>, ParseError> {
+        if !table.is_flat() {
+            return table
+                .into_rows()
+                .enumerate()
+                .map(|(i, row)| self.element(Node::Object(row), i))
+                .collect();
+        }
+        let Table {
+            fields,
+            mut cells,
+            ends,
+        } = table;
+        let mut out = Vec::with_capacity(ends.len());
+        let mut memo = Vec::new();
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            let row = Row {
+                fields: &fields,
+                cells: &mut cells[start..end],
+                memo: &mut memo,
+            };
+            out.push(self.element(Node::Row(row), i)?);
+            start = end;
+        }
+        Ok(out)
+    }
+
     /// Reads entry `key` of a map.
-    pub(crate) fn entry<T: Toon>(&mut self, value: Value, key: &str) -> Result<T, ParseError> {
+    pub(crate) fn entry<T: Toon>(&mut self, node: Node<'_>, key: &str) -> Result<T, ParseError> {
         self.path.push(Segment::Key(key.to_owned()));
-        let out = T::__from_value(value, self);
+        let out = T::__from_node(node, self);
         self.path.pop();
         out
     }
@@ -170,12 +217,12 @@ impl Cx {
     /// Takes the tag of an internally tagged enum out of `map` and matches it to a variant.
     pub fn tag(
         &mut self,
-        map: &mut Map<String, Value>,
+        fields: &mut Fields<'_>,
         tag: &'static str,
         names: &[&str],
     ) -> Result<usize, ParseError> {
         self.path.push(Segment::Field(tag));
-        let out = match map.remove(tag) {
+        let out = match fields.take(tag) {
             Some(v) => self.variant(&v, names),
             None => Err(self.error(
                 ParseErrorKind::MissingField,
@@ -190,17 +237,18 @@ impl Cx {
     }
 
     /// Matches a unit-enum value against the variants' wire names, forgiving letter case (reported).
-    pub fn variant(&mut self, value: &Value, names: &[&str]) -> Result<usize, ParseError> {
-        let Some(text) = value.as_str() else {
+    pub fn variant(&mut self, node: &Node<'_>, names: &[&str]) -> Result<usize, ParseError> {
+        let Node::Scalar(Scalar::String(text)) = node else {
             return Err(self.error(
                 ParseErrorKind::InvalidValue,
                 format!(
                     "expected one of {}, found {}",
                     names.join(", "),
-                    describe(value)
+                    node.describe()
                 ),
             ));
         };
+        let text = text.as_str();
         if let Some(i) = names.iter().position(|n| *n == text) {
             return Ok(i);
         }
@@ -221,14 +269,48 @@ impl Cx {
     }
 }
 
-/// A few words on what a value is, for messages.
-pub(crate) fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the text `{}`", crate::lex::clip(s)),
-        Value::Array(a) => format!("an array of {}", a.len()),
-        Value::Object(_) => "an object".into(),
+/// The fields of a struct being read: an object's entries, or a table row's
+/// cells found by the header's field names.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Fields<'t>(Source<'t>);
+
+#[derive(Debug)]
+enum Source<'t> {
+    Map(IndexMap<String, Node<'t>>),
+    /// `taken`: a bit per column already read; `asked`: how many fields the
+    /// type has taken so far (see [`Row::column`]).
+    Row {
+        row: Row<'t>,
+        taken: u64,
+        asked: usize,
+    },
+}
+
+impl<'t> Fields<'t> {
+    /// The column of `key` in a row, if the row has a cell for it not yet read.
+    fn column(row: &mut Row<'_>, taken: u64, asked: usize, key: &'static str) -> Option<usize> {
+        let i = row.column(asked, key)?;
+        (i < row.cells.len() && taken & (1 << i) == 0).then_some(i)
+    }
+
+    fn take(&mut self, key: &'static str) -> Option<Node<'t>> {
+        match &mut self.0 {
+            // `shift_remove` keeps the order of what is left, for the report.
+            Source::Map(map) => map.shift_remove(key),
+            Source::Row { row, taken, asked } => {
+                let i = Self::column(row, *taken, *asked, key);
+                *asked += 1;
+                *taken |= 1 << i?;
+                Some(Node::Scalar(std::mem::take(&mut row.cells[i?])))
+            }
+        }
+    }
+
+    fn contains(&mut self, key: &'static str) -> bool {
+        match &mut self.0 {
+            Source::Map(map) => map.contains_key(key),
+            Source::Row { row, taken, asked } => Self::column(row, *taken, *asked, key).is_some(),
+        }
     }
 }

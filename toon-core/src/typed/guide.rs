@@ -287,7 +287,7 @@ fn mend_rows(
         }
         let indent = indent_of(line);
         let row = line[indent..].trim_end_matches(' ');
-        let cells = split_unquoted(row, h.delim);
+        let cells: Vec<&str> = split_unquoted(row, h.delim).collect();
         if cells.len() + 1 == width {
             // One cell short: which column can be missing, every other cell still
             // valid for its column? Only one candidate is a reading, not a guess.
@@ -396,7 +396,7 @@ fn widen_header(
     let shapes: Vec<Shape> = cols.iter().map(|c| c.shape.resolve()).collect();
     let all_full = !rows.is_empty()
         && rows.iter().all(|r| {
-            let cells = split_unquoted(trim_spaces(r), ',');
+            let cells: Vec<&str> = split_unquoted(trim_spaces(r), ',').collect();
             cells.len() == cols.len() && cells.iter().zip(&shapes).all(|(c, s)| cell_fits(c, s))
         });
     if !(prefix && all_full) {

@@ -2,11 +2,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
-use super::context::describe;
 use super::{Cx, Shape, Toon};
 use crate::lex::parse_number;
+use crate::node::{Node, Scalar};
 use crate::{ParseError, ParseErrorKind, RepairKind};
 
 impl Toon for String {
@@ -16,11 +16,11 @@ impl Toon for String {
     fn __to_value(&self) -> Value {
         Value::String(self.clone())
     }
-    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-        match value {
-            Value::String(s) => Ok(s),
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        match node {
+            Node::Scalar(Scalar::String(s)) => Ok(s),
             // `rule_id: 12` for a text field: the digits are the text the model meant.
-            Value::Number(n) if n.is_i64() || n.is_u64() => {
+            Node::Scalar(Scalar::Number(n)) if n.is_i64() || n.is_u64() => {
                 cx.repair(
                     RepairKind::UnquotedScalar,
                     format!("number {n} read as text"),
@@ -29,7 +29,7 @@ impl Toon for String {
             }
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected text, found {}", describe(&other)),
+                format!("expected text, found {}", other.describe()),
             )),
         }
     }
@@ -42,10 +42,10 @@ impl Toon for bool {
     fn __to_value(&self) -> Value {
         Value::Bool(*self)
     }
-    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-        match value {
-            Value::Bool(b) => Ok(b),
-            Value::String(s) if s == "true" || s == "false" => {
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        match node {
+            Node::Scalar(Scalar::Bool(b)) => Ok(b),
+            Node::Scalar(Scalar::String(s)) if s == "true" || s == "false" => {
                 cx.repair(
                     RepairKind::UnquotedScalar,
                     format!("quoted \"{s}\" read as a boolean"),
@@ -54,7 +54,7 @@ impl Toon for bool {
             }
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected true or false, found {}", describe(&other)),
+                format!("expected true or false, found {}", other.describe()),
             )),
         }
     }
@@ -62,10 +62,10 @@ impl Toon for bool {
 
 /// A number the model wrote, or quoted: the quoted form is read only if it is
 /// exactly a TOON number, and reported.
-fn number_of(value: &Value, cx: &mut Cx) -> Option<Value> {
-    match value {
-        Value::Number(_) => Some(value.clone()),
-        Value::String(s) => {
+fn number_of(node: &Node<'_>, cx: &mut Cx) -> Option<Number> {
+    match node {
+        Node::Scalar(Scalar::Number(n)) => Some(n.clone()),
+        Node::Scalar(Scalar::String(s)) => {
             let n = parse_number(s.trim())?;
             cx.repair(
                 RepairKind::UnquotedScalar,
@@ -86,8 +86,8 @@ macro_rules! integers {
             fn __to_value(&self) -> Value {
                 Value::from(*self)
             }
-            fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-                let n = number_of(&value, cx);
+            fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+                let n = number_of(&node, cx);
                 let wide = n.as_ref().and_then(|n| {
                     n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
                 });
@@ -98,7 +98,7 @@ macro_rules! integers {
                     )),
                     None => Err(cx.error(
                         ParseErrorKind::InvalidValue,
-                        format!("expected a whole number, found {}", describe(&value)),
+                        format!("expected a whole number, found {}", node.describe()),
                     )),
                 }
             }
@@ -116,14 +116,14 @@ macro_rules! floats {
             fn __to_value(&self) -> Value {
                 crate::lex::float_value(f64::from(*self))
             }
-            fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-                match number_of(&value, cx).and_then(|n| n.as_f64()) {
+            fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+                match number_of(&node, cx).and_then(|n| n.as_f64()) {
                     // Narrowing to f32 is the field's declared precision.
                     #[allow(clippy::cast_possible_truncation)]
                     Some(f) => Ok(f as $t),
                     None => Err(cx.error(
                         ParseErrorKind::InvalidValue,
-                        format!("expected a number, found {}", describe(&value)),
+                        format!("expected a number, found {}", node.describe()),
                     )),
                 }
             }
@@ -139,10 +139,10 @@ impl<T: Toon> Toon for Option<T> {
     fn __to_value(&self) -> Value {
         self.as_ref().map_or(Value::Null, T::__to_value)
     }
-    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-        match value {
-            Value::Null => Ok(None),
-            v => T::__from_value(v, cx).map(Some),
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        match node {
+            Node::Scalar(Scalar::Null) => Ok(None),
+            v => T::__from_node(v, cx).map(Some),
         }
     }
     fn __missing() -> Option<Self> {
@@ -160,8 +160,8 @@ impl<T: Toon> Toon for Box<T> {
     fn __to_value(&self) -> Value {
         T::__to_value(self)
     }
-    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-        T::__from_value(value, cx).map(Box::new)
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        T::__from_node(node, cx).map(Box::new)
     }
     fn __missing() -> Option<Self> {
         T::__missing().map(Box::new)
@@ -175,18 +175,19 @@ impl<T: Toon> Toon for Vec<T> {
     fn __to_value(&self) -> Value {
         Value::Array(self.iter().map(T::__to_value).collect())
     }
-    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-        let Value::Array(items) = value else {
-            return Err(cx.error(
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        match node {
+            Node::Array(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| cx.element(v, i))
+                .collect(),
+            Node::Table(table) => cx.rows(*table),
+            other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected a list, found {}", describe(&value)),
-            ));
-        };
-        items
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| cx.element(v, i))
-            .collect()
+                format!("expected a list, found {}", other.describe()),
+            )),
+        }
     }
 }
 
@@ -201,9 +202,11 @@ macro_rules! maps {
                 keys.sort(); // a stable order on the wire, whatever the map's own
                 Value::Object(keys.into_iter().map(|k| (k.clone(), self[k].__to_value())).collect::<Map<_, _>>())
             }
-            fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError> {
-                let Value::Object(map) = value else {
-                    return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", describe(&value))));
+            fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+                let map = match node {
+                    Node::Object(map) => map,
+                    Node::Row(row) => row.into_object(),
+                    other => return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", other.describe()))),
                 };
                 map.into_iter().map(|(k, v)| { let x = cx.entry(v, &k)?; Ok((k, x)) }).collect()
             }
@@ -220,7 +223,7 @@ impl Toon for Value {
     fn __to_value(&self) -> Value {
         self.clone()
     }
-    fn __from_value(value: Value, _: &mut Cx) -> Result<Self, ParseError> {
-        Ok(value)
+    fn __from_node(node: Node<'_>, _: &mut Cx) -> Result<Self, ParseError> {
+        Ok(node.into_value())
     }
 }

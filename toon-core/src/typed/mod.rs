@@ -12,10 +12,11 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-pub use context::Cx;
+pub use context::{Cx, Fields};
 pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
 pub use stream::{Event, ToonEvents, ToonStream};
 
+use crate::node::Node;
 use crate::reply::decode_reply_guided;
 use crate::{encode, ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
 
@@ -41,8 +42,9 @@ pub trait Toon: Sized {
     #[doc(hidden)]
     fn __to_value(&self) -> Value;
 
+    /// Reads the decoded node (an object, a table row, a list, a primitive) into the type.
     #[doc(hidden)]
-    fn __from_value(value: Value, cx: &mut Cx) -> Result<Self, ParseError>;
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError>;
 
     /// The value of a field whose key is missing from the reply, if it may be missing.
     #[doc(hidden)]
@@ -85,8 +87,8 @@ pub trait Toon: Sized {
     ) -> Result<Reply<Self>, ParseError> {
         let guide = guide::TypeGuide::new(Self::__shape());
         let decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
-        let mut cx = Cx::new(decoded.reply.repairs);
-        let mut result = Self::__from_value(decoded.reply.value, &mut cx);
+        let mut cx = Cx::new(decoded.repairs);
+        let mut result = Self::__from_node(decoded.value, &mut cx);
         if result.is_err() || cx.has_unplaced() {
             // Place typed repairs and errors on the lines of the completion: decode
             // once more, recording where each value stood. Only replies that need

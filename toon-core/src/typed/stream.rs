@@ -37,6 +37,7 @@ use super::guide::TypeGuide;
 use super::{Cx, Toon};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
+use crate::node::Node;
 use crate::reply::strip::{is_fence, starts_document, untag};
 use crate::reply::{decode_reply_guided, Guide, ReplyOptions};
 use crate::{ParseError, Reply};
@@ -73,7 +74,7 @@ impl Event {
         let value = match self {
             Event::Field { value, .. } | Event::Item { value, .. } => value,
         };
-        E::__from_value(value.clone(), &mut Cx::default())
+        E::__from_node(Node::from(value.clone()), &mut Cx::default())
     }
 }
 
@@ -447,8 +448,11 @@ impl<T: Toon> ToonStream<T> {
 /// Decodes a small document through the reply decoder (with the type's guide)
 /// and returns the value at `key`.
 fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -> Option<Value> {
-    let mut decoded = decode_reply_guided(doc, Some(guide), false, options).ok()?;
-    decoded.reply.value.as_object_mut()?.remove(key)
+    let decoded = decode_reply_guided(doc, Some(guide), false, options).ok()?;
+    match decoded.value {
+        Node::Object(mut map) => map.shift_remove(key).map(Node::into_value),
+        _ => None,
+    }
 }
 
 fn indent(line: &str) -> usize {

@@ -1,0 +1,237 @@
+//! The decoded document before it becomes a `serde_json::Value`: the same data
+//! model, except that a tabular array keeps its rows as cells under one header.
+//!
+//! The untyped API turns a [`Node`] into a `Value`. The typed decoder reads it
+//! directly, so a table row goes into a struct cell by cell, without the map and
+//! the key strings a `Value` object would cost for every row.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Number, Value};
+
+use crate::header::Field;
+
+/// A decoded value; see the module docs. Generated code receives it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Node<'t> {
+    /// A primitive: null, a boolean, a number or a string.
+    Scalar(Scalar),
+    Object(IndexMap<String, Node<'t>>),
+    Array(Vec<Node<'t>>),
+    /// A tabular array whose rows have not been assembled into objects.
+    Table(Box<Table>),
+    /// One row of a flat table, lent to the element type's decoder.
+    Row(Row<'t>),
+}
+
+/// The rows of a tabular array: each row's cells in header order, end to end.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Table {
+    pub(crate) fields: Vec<Field>,
+    pub(crate) cells: Vec<Scalar>,
+    /// Where each row's cells end in `cells`.
+    pub(crate) ends: Vec<usize>,
+}
+
+/// One row of a table whose header is flat (leaf fields only, none repeated, at
+/// most 64), so a cell is found by its field's position.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Row<'t> {
+    pub(crate) fields: &'t [Field],
+    /// Fewer cells than fields only where a non-strict row was short.
+    pub(crate) cells: &'t mut [Scalar],
+    /// The columns found so far, kept from row to row (see [`Row::column`]).
+    pub(crate) memo: &'t mut Vec<(&'static str, Option<usize>)>,
+}
+
+/// A primitive: `Value` without its object and array variants, so a node or a
+/// table cell takes 32 bytes rather than 80 (a 10,000-row table is 50,000 cells).
+#[doc(hidden)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Scalar {
+    #[default]
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+}
+
+impl From<Scalar> for Value {
+    fn from(scalar: Scalar) -> Self {
+        match scalar {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Number(n) => Value::Number(n),
+            Scalar::String(s) => Value::String(s),
+        }
+    }
+}
+
+impl Scalar {
+    /// A few words on what the value is, for messages.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Scalar::Null => "null".into(),
+            Scalar::Bool(b) => format!("the boolean {b}"),
+            Scalar::Number(n) => format!("the number {n}"),
+            Scalar::String(s) => format!("the text `{}`", crate::lex::clip(s)),
+        }
+    }
+}
+
+impl Table {
+    pub(crate) fn with_capacity(fields: Vec<Field>, rows: usize, width: usize) -> Self {
+        Table {
+            fields,
+            cells: Vec::with_capacity(rows.saturating_mul(width)),
+            ends: Vec::with_capacity(rows),
+        }
+    }
+
+    /// The number of rows.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Can rows be lent as [`Row`]s, cells found by field position?
+    pub(crate) fn is_flat(&self) -> bool {
+        self.fields.len() <= 64
+            && self.fields.iter().enumerate().all(|(i, f)| {
+                f.children.is_none() && !self.fields[..i].iter().any(|g| g.name == f.name)
+            })
+    }
+
+    /// Each row as an object, in order.
+    pub(crate) fn into_rows<R: Record>(self) -> impl Iterator<Item = R> {
+        let Table {
+            fields,
+            cells,
+            ends,
+        } = self;
+        let mut cells = cells.into_iter();
+        let mut start = 0;
+        ends.into_iter().map(move |end| {
+            let mut row = cells.by_ref().take(end - start);
+            start = end;
+            let object = fill(&mut row, &fields);
+            row.for_each(drop); // cells past the header's fields (non-strict)
+            object
+        })
+    }
+}
+
+impl Row<'_> {
+    /// The row as an object.
+    pub(crate) fn into_object(self) -> IndexMap<String, Node<'static>> {
+        let mut cells = self.cells.iter_mut().map(std::mem::take);
+        fill(&mut cells, self.fields)
+    }
+
+    /// The column of the field `key`, the `nth` the type has asked for in this
+    /// row. Generated code asks for its fields in the same order in every row,
+    /// so after the first row each is found by comparing the key's address (a
+    /// literal of the generated code) instead of searching the header by name.
+    pub(crate) fn column(&mut self, nth: usize, key: &'static str) -> Option<usize> {
+        if let Some(&(k, col)) = self.memo.get(nth) {
+            if std::ptr::eq(k, key) {
+                return col;
+            }
+        }
+        let col = self.fields.iter().position(|f| f.name == key);
+        self.memo.truncate(nth);
+        if self.memo.len() == nth {
+            self.memo.push((key, col));
+        }
+        col
+    }
+}
+
+/// An object assembled from a row's cells: of nodes for the typed decoder, of
+/// JSON values for the untyped one (which would otherwise build both).
+pub(crate) trait Record: Default {
+    fn leaf(&mut self, name: String, value: Scalar);
+    fn group(&mut self, name: String, group: Self);
+}
+
+impl Record for IndexMap<String, Node<'static>> {
+    fn leaf(&mut self, name: String, value: Scalar) {
+        self.insert(name, Node::Scalar(value));
+    }
+    fn group(&mut self, name: String, group: Self) {
+        self.insert(name, Node::Object(group));
+    }
+}
+
+impl Record for Map<String, Value> {
+    fn leaf(&mut self, name: String, value: Scalar) {
+        self.insert(name, value.into());
+    }
+    fn group(&mut self, name: String, group: Self) {
+        self.insert(name, Value::Object(group));
+    }
+}
+
+/// Assigns cells to leaf fields depth-first; nested field groups become objects.
+/// A leaf with no cell left is absent (the non-strict rule of §14.1), and a
+/// repeated field keeps its last cell.
+pub(crate) fn fill<R: Record>(cells: &mut impl Iterator<Item = Scalar>, fields: &[Field]) -> R {
+    let mut record = R::default();
+    for f in fields {
+        match &f.children {
+            Some(sub) => {
+                let group = fill(cells, sub);
+                record.group(f.name.clone(), group);
+            }
+            None => {
+                if let Some(v) = cells.next() {
+                    record.leaf(f.name.clone(), v);
+                }
+            }
+        }
+    }
+    record
+}
+
+impl Node<'_> {
+    /// The node as a JSON value.
+    pub fn into_value(self) -> Value {
+        match self {
+            Node::Scalar(s) => s.into(),
+            Node::Object(map) => Value::Object(object_value(map)),
+            Node::Array(items) => Value::Array(items.into_iter().map(Node::into_value).collect()),
+            Node::Table(t) => Value::Array(t.into_rows().map(Value::Object).collect()),
+            Node::Row(r) => Value::Object(object_value(r.into_object())),
+        }
+    }
+
+    /// A few words on what the node is, for messages.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Node::Scalar(s) => s.describe(),
+            Node::Object(_) | Node::Row(_) => "an object".into(),
+            Node::Array(a) => format!("an array of {}", a.len()),
+            Node::Table(t) => format!("an array of {}", t.len()),
+        }
+    }
+}
+
+fn object_value(map: IndexMap<String, Node<'_>>) -> Map<String, Value> {
+    map.into_iter().map(|(k, v)| (k, v.into_value())).collect()
+}
+
+impl From<Value> for Node<'static> {
+    fn from(value: Value) -> Self {
+        match value {
+            Value::Object(map) => {
+                Node::Object(map.into_iter().map(|(k, v)| (k, v.into())).collect())
+            }
+            Value::Array(items) => Node::Array(items.into_iter().map(Node::from).collect()),
+            Value::Null => Node::Scalar(Scalar::Null),
+            Value::Bool(b) => Node::Scalar(Scalar::Bool(b)),
+            Value::Number(n) => Node::Scalar(Scalar::Number(n)),
+            Value::String(s) => Node::Scalar(Scalar::String(s)),
+        }
+    }
+}
