@@ -214,7 +214,7 @@ impl<'a> Parser<'a> {
 
     fn document(&mut self) -> Result<Node<'static>> {
         let Some(first) = self.peek() else {
-            return Ok(Node::Object(Object::new()));
+            return Ok(Node::object(Object::new()));
         };
         if first.depth == 0 {
             match parse_header(first.content, self.max_depth) {
@@ -248,7 +248,7 @@ impl<'a> Parser<'a> {
         }
         let mut map = Object::new();
         self.object_fields(0, &mut map)?;
-        Ok(Node::Object(map))
+        Ok(Node::object(map))
     }
 
     fn no_trailing_content(&self) -> Result<()> {
@@ -380,7 +380,7 @@ impl<'a> Parser<'a> {
             if self.peek().is_some_and(|next| next.depth > depth) {
                 self.object_fields(depth + 1, &mut map)?;
             }
-            Node::Object(map)
+            Node::object(map)
         } else if rest == "[]" {
             Node::Array(Vec::new())
         } else {
@@ -615,11 +615,11 @@ impl<'a> Parser<'a> {
             let obj = fill(&mut cells.drain(..), fields);
             let mark = self.enter(Some(&key), 0, row.number);
             self.leave(mark);
-            self.insert(&mut map, &row, key, Node::Object(obj))?;
+            self.insert(&mut map, &row, key, Node::object(obj))?;
         }
         self.span = saved_span;
         self.check_count(line, h, count, "entries")?;
-        Ok(Node::Object(map))
+        Ok(Node::object(map))
     }
 
     /// Items of an array in list form (§9.2, §9.4, §10); the header stands at `depth`.
@@ -646,7 +646,7 @@ impl<'a> Parser<'a> {
             self.span = saved_span + 1;
             let mark = self.enter(None, items.len(), item.number);
             let value = match rest {
-                None => Node::Object(Object::new()),
+                None => Node::object(Object::new()),
                 Some(rest) => self.list_item(&item, rest, depth + 1)?,
             };
             self.leave(mark);
@@ -703,7 +703,7 @@ impl<'a> Parser<'a> {
         }
         Ok(records
             .into_iter()
-            .map(|r| Node::Object(in_field_order(r, fields)))
+            .map(|r| Node::object(in_field_order(r, fields)))
             .collect())
     }
 
@@ -741,7 +741,7 @@ impl<'a> Parser<'a> {
         let (key, value) = self.field(line, rest, depth + 1)?;
         map.insert(key, value);
         self.object_fields(depth + 1, &mut map)?;
-        Ok(Node::Object(map))
+        Ok(Node::object(map))
     }
 }
 

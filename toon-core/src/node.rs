@@ -16,7 +16,8 @@ use crate::header::Field;
 pub enum Node<'t> {
     /// A primitive: null, a boolean, a number or a string.
     Scalar(Scalar),
-    Object(IndexMap<String, Node<'t>>),
+    /// Boxed, so that a node is small to move (a map is 72 bytes).
+    Object(Box<IndexMap<String, Node<'t>>>),
     Array(Vec<Node<'t>>),
     /// A tabular array whose rows have not been assembled into objects.
     Table(Box<Table>),
@@ -160,7 +161,7 @@ impl Record for IndexMap<String, Node<'static>> {
         self.insert(name, Node::Scalar(value));
     }
     fn group(&mut self, name: String, group: Self) {
-        self.insert(name, Node::Object(group));
+        self.insert(name, Node::object(group));
     }
 }
 
@@ -194,12 +195,17 @@ pub(crate) fn fill<R: Record>(cells: &mut impl Iterator<Item = Scalar>, fields: 
     record
 }
 
-impl Node<'_> {
+impl<'t> Node<'t> {
+    /// An object node.
+    pub(crate) fn object(map: IndexMap<String, Node<'t>>) -> Self {
+        Node::Object(Box::new(map))
+    }
+
     /// The node as a JSON value.
     pub fn into_value(self) -> Value {
         match self {
             Node::Scalar(s) => s.into(),
-            Node::Object(map) => Value::Object(object_value(map)),
+            Node::Object(map) => Value::Object(object_value(*map)),
             Node::Array(items) => Value::Array(items.into_iter().map(Node::into_value).collect()),
             Node::Table(t) => Value::Array(t.into_rows().map(Value::Object).collect()),
             Node::Row(r) => Value::Object(object_value(r.into_object())),
@@ -225,7 +231,7 @@ impl From<Value> for Node<'static> {
     fn from(value: Value) -> Self {
         match value {
             Value::Object(map) => {
-                Node::Object(map.into_iter().map(|(k, v)| (k, v.into())).collect())
+                Node::object(map.into_iter().map(|(k, v)| (k, v.into())).collect())
             }
             Value::Array(items) => Node::Array(items.into_iter().map(Node::from).collect()),
             Value::Null => Node::Scalar(Scalar::Null),

@@ -97,7 +97,7 @@ impl Cx {
     /// The node as a struct's fields, or an error naming the type that wanted one.
     pub fn object<'t>(&self, node: Node<'t>, type_name: &str) -> Result<Fields<'t>, ParseError> {
         match node {
-            Node::Object(map) => Ok(Fields(Source::Map(map))),
+            Node::Object(map) => Ok(Fields(Source::Map(*map))),
             Node::Row(row) => Ok(Fields(Source::Row {
                 row,
                 taken: 0,
@@ -183,7 +183,7 @@ impl Cx {
             return table
                 .into_rows()
                 .enumerate()
-                .map(|(i, row)| self.element(Node::Object(row), i))
+                .map(|(i, row)| self.element(Node::object(row), i))
                 .collect();
         }
         let Table {

@@ -204,7 +204,7 @@ macro_rules! maps {
             }
             fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 let map = match node {
-                    Node::Object(map) => map,
+                    Node::Object(map) => *map,
                     Node::Row(row) => row.into_object(),
                     other => return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", other.describe()))),
                 };
