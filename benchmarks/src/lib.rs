@@ -126,3 +126,70 @@ pub fn repaired_reply(toon: &str) -> String {
         body.join("\n")
     )
 }
+
+/// The texts the decode benchmarks read: `rows` violations as TOON, as JSON,
+/// and as TOON needing repairs.
+pub struct DecodeInputs {
+    pub data: Vec<Violation>,
+    pub toon: String,
+    pub json: String,
+    pub repaired: String,
+}
+
+impl DecodeInputs {
+    /// The inputs for `rows` violations; checks that every decoder reads them back.
+    pub fn new(rows: usize) -> Self {
+        let data = violations(rows);
+        let toon = data.to_toon();
+        let inputs = DecodeInputs {
+            json: serde_json::to_string(&data).unwrap(),
+            repaired: repaired_reply(&toon),
+            toon,
+            data,
+        };
+        for (name, decode) in inputs.decoders() {
+            assert_eq!(decode(), inputs.data, "{name} reads the data back");
+        }
+        inputs
+    }
+
+    /// Each decoder, by the name its criterion benchmark has: the same data into
+    /// `Vec<Violation>`.
+    #[allow(clippy::type_complexity)]
+    pub fn decoders(&self) -> Vec<(&'static str, Box<dyn Fn() -> Vec<Violation> + '_>)> {
+        vec![
+            (
+                "serde_json",
+                Box::new(|| serde_json::from_str(&self.json).unwrap()),
+            ),
+            (
+                "from_toon",
+                Box::new(|| Vec::<Violation>::from_toon(&self.toon).unwrap()),
+            ),
+            (
+                "from_toon_repairs",
+                Box::new(|| Vec::<Violation>::from_toon(&self.repaired).unwrap()),
+            ),
+            (
+                "toon_format",
+                Box::new(|| toon_format::decode_default(&self.toon).unwrap()),
+            ),
+            (
+                "serde_toon",
+                Box::new(|| serde_toon::from_str(&self.toon).unwrap()),
+            ),
+            (
+                "stream_4_bytes",
+                Box::new(|| {
+                    let mut s = toon_core::ToonStream::<Vec<Violation>>::new();
+                    for chunk in self.toon.as_bytes().chunks(4) {
+                        // The text is ASCII, so 4-byte chunks are whole characters.
+                        s.push(std::str::from_utf8(chunk).unwrap());
+                    }
+                    s.end();
+                    s.finish().unwrap().value
+                }),
+            ),
+        ]
+    }
+}

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tiktoken_rs::CoreBPE;
-use toon_benchmarks::{compliance, detections, ComplianceAnalysis, Detections, Violation};
+use toon_benchmarks::{
+    compliance, detections, ComplianceAnalysis, DecodeInputs, Detections, Violation,
+};
 use toon_core::{OutputSchema, StreamEvent, Toon, ToonStream};
 
 fn main() {
@@ -89,6 +91,13 @@ fn tokens(md: &mut String) -> Vec<Target> {
                     detections(n).to_toon(),
                     serde_json::to_value(detections(n)).unwrap(),
                 ),
+                // The compliance answer's records without its three prose fields,
+                // which TOON and JSON write alike but for the quotes.
+                (
+                    "compliance, `violations` alone",
+                    compliance(n).violations.to_toon(),
+                    serde_json::to_value(compliance(n).violations).unwrap(),
+                ),
             ];
             for (name, toon, json) in rows {
                 let (t, m, p) = (
@@ -96,7 +105,7 @@ fn tokens(md: &mut String) -> Vec<Target> {
                     count(&bpe, &serde_json::to_string(&json).unwrap()),
                     count(&bpe, &serde_json::to_string_pretty(&json).unwrap()),
                 );
-                if n > 1 {
+                if n > 1 && !name.contains("alone") {
                     worst_saving = worst_saving.min(1.0 - t as f64 / m as f64);
                 }
                 let _ = writeln!(
@@ -169,12 +178,29 @@ fn estimate(name: &str) -> Option<f64> {
     v["mean"]["point_estimate"].as_f64()
 }
 
+/// The fastest of `rounds` runs of each decoder, the decoders taking turns, so
+/// that a change in the machine's load falls on all of them alike.
+fn interleaved(inputs: &DecodeInputs, rounds: usize) -> Vec<(&'static str, Duration)> {
+    let decoders = inputs.decoders();
+    let mut best = vec![Duration::MAX; decoders.len()];
+    for _ in 0..rounds {
+        for (i, (_, decode)) in decoders.iter().enumerate() {
+            let start = Instant::now();
+            std::hint::black_box(decode());
+            best[i] = best[i].min(start.elapsed());
+        }
+    }
+    decoders.iter().map(|d| d.0).zip(best).collect()
+}
+
 fn decode_speed(md: &mut String) -> Vec<Target> {
     let _ = writeln!(
         md,
-        "\n## Decode speed\n\nA 10,000-row tabular reply decoded into `Vec<Violation>` (criterion, `benches/decode.rs`). \
-         serde_json reads the same data written as JSON; toon-format 0.7 (`default-features = false`) and \
-         serde_toon 0.3 read the same TOON text into the same type.\n"
+        "\n## Decode speed\n\nA 10,000-row tabular reply decoded into `Vec<Violation>`. serde_json reads the same data \
+         written as JSON; toon-format 0.7 (`default-features = false`) and serde_toon 0.3 read the same TOON text into \
+         the same type. Per row: criterion's mean (`benches/decode.rs`). Criterion runs one decoder after another, so \
+         a change in the machine's load between them skews its ratios; the ratios below, and the targets, come from \
+         a second measurement in which the decoders take turns, 40 rounds, the fastest run of each.\n"
     );
     let names = [
         ("serde_json", "serde_json on the JSON"),
@@ -190,30 +216,36 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
             "`ToonStream`, fed 4 bytes at a time, then `finish`",
         ),
     ];
-    let Some(json) = estimate("serde_json") else {
-        let _ = writeln!(md, "_No criterion results: run `cargo bench --bench decode` first (scripts/bench.sh does)._\n");
-        return Vec::new();
+    let turns = interleaved(&DecodeInputs::new(10_000), 40);
+    let r = |n: &str| {
+        let t = |m: &str| {
+            turns
+                .iter()
+                .find(|x| x.0 == m)
+                .map_or(f64::NAN, |x| x.1.as_secs_f64())
+        };
+        t(n) / t("serde_json")
     };
     let _ = writeln!(
         md,
-        "| decoder | per row | against serde_json |\n|---|---|---|"
+        "| decoder | per row (criterion) | against serde_json (criterion) | against serde_json (taking turns) |\n|---|---|---|---|"
     );
+    let json = estimate("serde_json");
     for (name, label) in names {
-        if let Some(ns) = estimate(name) {
-            let _ = writeln!(
-                md,
-                "| {label} | {:.0} ns | {:.2}x |",
-                ns / 10_000.0,
-                ns / json
-            );
-        }
+        let (per_row, ratio) = match (estimate(name), json) {
+            (Some(ns), Some(json)) => (
+                format!("{:.0} ns", ns / 10_000.0),
+                format!("{:.2}x", ns / json),
+            ),
+            _ => ("not run".into(), "-".into()),
+        };
+        let _ = writeln!(md, "| {label} | {per_row} | {ratio} | {:.2}x |", r(name));
     }
-    let r = |n: &str| estimate(n).unwrap_or(f64::NAN);
     vec![
         (
             "`from_toon` at most 1.5x serde_json per row".into(),
-            format!("{:.2}x", r("from_toon") / json),
-            r("from_toon") / json <= 1.5,
+            format!("{:.2}x", r("from_toon")),
+            r("from_toon") <= 1.5,
         ),
         (
             "`from_toon` faster than toon-format".into(),
@@ -279,24 +311,29 @@ fn compile_time(md: &mut String) -> Vec<Target> {
         core.display().to_string()
     );
     let theirs = "[package]\nname = \"types-serde\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\nschemars = \"1\"\n[workspace]\n";
-    let (a_clean, a_crate) = build_time(
-        &root.join("toon"),
-        &ours,
-        &types_source("toon_core::Toon, toon_core::OutputSchema", ""),
+    let ours_src = types_source("toon_core::Toon, toon_core::OutputSchema", "");
+    let theirs_src = types_source(
+        "serde::Serialize, serde::Deserialize, schemars::JsonSchema",
+        "",
     );
-    let (b_clean, b_crate) = build_time(
-        &root.join("serde"),
-        theirs,
-        &types_source(
-            "serde::Serialize, serde::Deserialize, schemars::JsonSchema",
-            "",
-        ),
-    );
+    // Three rounds, the two builds alternating, medians reported: one clean build
+    // on a shared machine varies by 10-20%.
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        a.push(build_time(&root.join("toon"), &ours, &ours_src));
+        b.push(build_time(&root.join("serde"), theirs, &theirs_src));
+    }
+    let mid = |v: &[(Duration, Duration)], pick: fn(&(Duration, Duration)) -> Duration| {
+        median(v.iter().map(pick).collect())
+    };
+    let (a_clean, a_crate) = (mid(&a, |x| x.0), mid(&a, |x| x.1));
+    let (b_clean, b_crate) = (mid(&b, |x| x.0), mid(&b, |x| x.1));
     let _ = writeln!(
         md,
         "\n## Compile time\n\nA generated crate of 50 types (25 structs, 25 enums, with doc comments, options, lists and nesting) \
          deriving `Toon` and `OutputSchema`, against the same types deriving serde's `Serialize`, `Deserialize` and \
-         `schemars::JsonSchema` (the runtime crates differ too: toon-core against serde_json and schemars).\n\n\
+         `schemars::JsonSchema` (the runtime crates differ too: toon-core against serde_json and schemars). \
+         Median of three rounds, the two builds alternating.\n\n\
          | build | Toon + OutputSchema | serde + schemars | ratio |\n|---|---|---|---|\n\
          | clean, dependencies included | {:.1} s | {:.1} s | {:.2} |\n| the types' crate alone | {:.2} s | {:.2} s | {:.2} |",
         a_clean.as_secs_f64(), b_clean.as_secs_f64(), a_clean.as_secs_f64() / b_clean.as_secs_f64(),
@@ -311,10 +348,6 @@ fn compile_time(md: &mut String) -> Vec<Target> {
 
 fn streaming(md: &mut String) -> Vec<Target> {
     let text = compliance(100).to_toon();
-    let median = |mut v: Vec<Duration>| {
-        v.sort();
-        v[v.len() / 2]
-    };
     let (mut first, mut whole, mut stream_total, mut direct) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..31 {
@@ -361,10 +394,32 @@ fn streaming(md: &mut String) -> Vec<Target> {
 const LIMITS: &str = "
 ## What limits decoding speed
 
-`from_toon` decodes the reply into a `serde_json::Value` tree (the specification's data model, where every repair is
-defined) and then walks that tree into the type. Building the tree is the cost: serde_json itself needs about 3.5 times
-as long to read the same data into a `Value` as into the type directly, and our tree costs one map and one key string
-per cell. Reaching 1.5x serde_json needs a typed path that reads rows straight into the type, with the tree kept only
-for the repairs that need it. The streaming decoder's overhead comes from decoding each record on its own as it
-arrives (so an event can never disagree with the final value) and then the whole text again at `finish`.
+`from_toon` reads a reply in two steps: the tolerant decoder turns the text into a tree (the specification's data
+model, where every repair is defined), and the type then takes its values out of the tree. A table stays as cells
+under its header, so a row goes into a struct cell by cell, with no map and no key strings per row, and each
+struct field finds its column once per table. What is left against serde_json, which reads JSON straight into the
+type in one pass: every cell is materialised before the type sees it (one allocation per text cell, enums included,
+and a table the size of the reply), and the lines of the reply are split and checked before parsing starts, so the
+repairs can look at the whole reply. serde_toon reads TOON the same one-pass way, with no repairs. Closing the rest
+of the gap means a one-pass typed reader for clean replies, falling back to the tree when a repair is needed.
+
+The streaming decoder runs each record, as it arrives, through the whole reply decoder on its own (its header and
+its line, so that an event can never disagree with the final value), then the whole text again at `finish`. That
+is a fixed cost of about 14 µs a record, which the faster whole-text path makes look large (the overhead ratio);
+against the tens of milliseconds a CPU-bound model spends writing one row, it is noise.
+
+## What limits the token savings
+
+TOON saves on structure: keys written once per table instead of once per record, and no quotes around keys and
+plain strings. Text costs the same tokens in both. The compliance answer is mostly text: three prose fields beside
+its records, and records whose description and remediation are sentences. With 10 records its saving is about 30%
+(its records alone, the `violations` rows of the tokens table, about 35%); it reaches 37-40% at 100 records, and the
+detection answers, whose records are short values, save about 40% from 10 records on. The shortfall is the data's
+share of text, not the encoding: there is nothing left to drop from the structure.
 ";
+
+/// The median of some timings.
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
