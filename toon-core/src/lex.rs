@@ -34,7 +34,11 @@ pub(crate) fn offset_in(outer: &str, inner: &str) -> usize {
 
 /// Trims U+0020 only, never tabs or other whitespace (§12 token trimming).
 pub(crate) fn trim_spaces(s: &str) -> &str {
-    s.trim_matches(' ')
+    let b = s.as_bytes();
+    let start = b.iter().position(|&c| c != b' ').unwrap_or(b.len());
+    let end = b.iter().rposition(|&c| c != b' ').map_or(start, |i| i + 1);
+    // Both ends are next to an ASCII space or at the ends of `s`: char boundaries.
+    s.get(start..end).unwrap_or_default()
 }
 
 /// Byte index of the first character outside double quotes for which `pred` holds.
@@ -217,7 +221,13 @@ pub(crate) fn parse_value_token(token: &str) -> Result<Scalar, LexError> {
         "true" => Scalar::Bool(true),
         "false" => Scalar::Bool(false),
         "null" => Scalar::Null,
-        _ => parse_number(token).map_or_else(|| Scalar::String(token.to_owned()), Scalar::Number),
+        // Only a token starting with a digit or `-` can be a number (§4).
+        _ => match token.as_bytes().first() {
+            Some(b'0'..=b'9' | b'-') => {
+                parse_number(token).map_or_else(|| Scalar::String(token.to_owned()), Scalar::Number)
+            }
+            _ => Scalar::String(token.to_owned()),
+        },
     })
 }
 

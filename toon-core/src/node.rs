@@ -134,6 +134,7 @@ impl Row<'_> {
     /// row. Generated code asks for its fields in the same order in every row,
     /// so after the first row each is found by comparing the key's address (a
     /// literal of the generated code) instead of searching the header by name.
+    #[inline]
     pub(crate) fn column(&mut self, nth: usize, key: &'static str) -> Option<usize> {
         if let Some(&(k, col)) = self.memo.get(nth) {
             if std::ptr::eq(k, key) {

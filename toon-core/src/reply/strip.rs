@@ -36,14 +36,31 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
                     .find(|l| !l.trim().is_empty());
                 is_sentence_label(first, next)
             })
-        || completion.lines().any(|l| {
-            let t = l.trim_start();
-            // Every marker starts with `<` or a backtick; most lines are passed on their first byte.
-            matches!(t.as_bytes().first(), Some(b'<' | b'`'))
-                && (t.starts_with(THINK_CLOSE)
-                    || is_fence(t)
-                    || TOOL_TAGS.iter().any(|tag| t.starts_with(tag)))
+        || marker_lines(completion).any(|t| {
+            t.starts_with(THINK_CLOSE) || is_fence(t) || TOOL_TAGS.iter().any(|tag| t.starts_with(tag))
         })
+}
+
+/// Each line that starts, after its indentation, with `<` or a backtick (where
+/// every wrapper marker starts), from that character on. Found with `memchr`
+/// instead of walking every line, in time linear in the text: a line is looked
+/// at only from its first such character.
+fn marker_lines(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let (mut scanned, mut line_start, mut seen_on_line) = (0, 0, false);
+    memchr::memchr2_iter(b'<', b'`', bytes).filter_map(move |i| {
+        if let Some(nl) = memchr::memrchr(b'\n', &bytes[scanned..i]) {
+            line_start = scanned + nl + 1;
+            seen_on_line = false;
+        }
+        scanned = i;
+        // A second marker character on a line has the first before it.
+        let first = !std::mem::replace(&mut seen_on_line, true);
+        (first && text[line_start..i].trim().is_empty()).then(|| {
+            let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+            &text[i..end]
+        })
+    })
 }
 
 /// `Here is the analysis:` — a sentence ending in a colon with nothing nested
@@ -323,6 +340,19 @@ mod tests {
         let mut r = Vec::new();
         let lines = strip(s, &mut r, None).unwrap();
         (lines.join("\n"), r.into_iter().map(|r| r.kind).collect())
+    }
+
+    #[test]
+    fn marker_lines_are_the_lines_a_marker_starts() {
+        let text = "a: 1\n  ```toon\nx: <b> `c`\n\t</think>\r\n`\n<";
+        let found: Vec<&str> = marker_lines(text).collect();
+        assert_eq!(found, ["```toon", "</think>\r", "`", "<"]);
+        let expected: Vec<&str> = text
+            .split('\n')
+            .map(str::trim_start)
+            .filter(|l| l.starts_with(['<', '`']))
+            .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]

@@ -95,6 +95,7 @@ impl Cx {
     }
 
     /// The node as a struct's fields, or an error naming the type that wanted one.
+    #[inline]
     pub fn object<'t>(&self, node: Node<'t>, type_name: &str) -> Result<Fields<'t>, ParseError> {
         match node {
             Node::Object(map) => Ok(Fields(Source::Map(*map))),
@@ -115,6 +116,7 @@ impl Cx {
 
     /// Reports the fields left once the type has taken its own: the model wrote
     /// them, the type has no place for them.
+    #[inline]
     pub fn ignore_unknown(&mut self, fields: Fields<'_>) {
         let keys: Vec<String> = match fields.0 {
             Source::Map(map) => map.into_keys().collect(),
@@ -237,6 +239,7 @@ impl Cx {
     }
 
     /// Matches a unit-enum value against the variants' wire names, forgiving letter case (reported).
+    #[inline]
     pub fn variant(&mut self, node: &Node<'_>, names: &[&str]) -> Result<usize, ParseError> {
         let Node::Scalar(Scalar::String(text)) = node else {
             return Err(self.error(
@@ -289,11 +292,13 @@ enum Source<'t> {
 
 impl<'t> Fields<'t> {
     /// The column of `key` in a row, if the row has a cell for it not yet read.
+    #[inline]
     fn column(row: &mut Row<'_>, taken: u64, asked: usize, key: &'static str) -> Option<usize> {
         let i = row.column(asked, key)?;
         (i < row.cells.len() && taken & (1 << i) == 0).then_some(i)
     }
 
+    #[inline]
     fn take(&mut self, key: &'static str) -> Option<Node<'t>> {
         match &mut self.0 {
             // `shift_remove` keeps the order of what is left, for the report.
@@ -307,6 +312,7 @@ impl<'t> Fields<'t> {
         }
     }
 
+    #[inline]
     fn contains(&mut self, key: &'static str) -> bool {
         match &mut self.0 {
             Source::Map(map) => map.contains_key(key),

@@ -16,6 +16,7 @@ impl Toon for String {
     fn __to_value(&self) -> Value {
         Value::String(self.clone())
     }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::String(s)) => Ok(s),
@@ -42,6 +43,7 @@ impl Toon for bool {
     fn __to_value(&self) -> Value {
         Value::Bool(*self)
     }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Bool(b)) => Ok(b),
@@ -86,7 +88,8 @@ macro_rules! integers {
             fn __to_value(&self) -> Value {
                 Value::from(*self)
             }
-            fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+            #[inline]
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 let n = number_of(&node, cx);
                 let wide = n.as_ref().and_then(|n| {
                     n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
@@ -116,7 +119,8 @@ macro_rules! floats {
             fn __to_value(&self) -> Value {
                 crate::lex::float_value(f64::from(*self))
             }
-            fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+            #[inline]
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 match number_of(&node, cx).and_then(|n| n.as_f64()) {
                     // Narrowing to f32 is the field's declared precision.
                     #[allow(clippy::cast_possible_truncation)]
@@ -139,6 +143,7 @@ impl<T: Toon> Toon for Option<T> {
     fn __to_value(&self) -> Value {
         self.as_ref().map_or(Value::Null, T::__to_value)
     }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Null) => Ok(None),
@@ -160,6 +165,7 @@ impl<T: Toon> Toon for Box<T> {
     fn __to_value(&self) -> Value {
         T::__to_value(self)
     }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         T::__from_node(node, cx).map(Box::new)
     }
@@ -175,6 +181,7 @@ impl<T: Toon> Toon for Vec<T> {
     fn __to_value(&self) -> Value {
         Value::Array(self.iter().map(T::__to_value).collect())
     }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Array(items) => items
@@ -202,7 +209,8 @@ macro_rules! maps {
                 keys.sort(); // a stable order on the wire, whatever the map's own
                 Value::Object(keys.into_iter().map(|k| (k.clone(), self[k].__to_value())).collect::<Map<_, _>>())
             }
-            fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+            #[inline]
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 let map = match node {
                     Node::Object(map) => *map,
                     Node::Row(row) => row.into_object(),
