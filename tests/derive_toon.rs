@@ -259,3 +259,129 @@ fn nested_field_groups_crate_override_serde_rename_and_free_form_values() {
     );
     assert_eq!(Orders::from_toon(&text).unwrap(), x);
 }
+
+/// A record with a column of each kind the row reader takes cell by cell.
+#[derive(Debug, PartialEq, Toon)]
+struct Item {
+    name: String,
+    severity: Severity,
+    count: u32,
+    done: bool,
+    weight: Option<f64>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Items {
+    items: Vec<Item>,
+}
+
+/// The same records as a table (`items[N]{...}:` and rows) and in list form
+/// (`- key: value` items): the typed reader takes a table's rows cell by cell
+/// and list items through their objects, and both must read alike, the same
+/// value or the same error, with the same repairs.
+#[test]
+fn table_rows_read_like_the_same_records_in_list_form() {
+    use ParseErrorKind as E;
+    use RepairKind as R;
+    type Expected = Result<&'static [RepairKind], ParseErrorKind>;
+    let cases: [(&str, &[&str], Expected); 7] = [
+        // Declaration order, every column.
+        (
+            "name,severity,count,done,weight",
+            &["a,HIGH,1,true,0.5", "b,LOW,2,false,null"],
+            Ok(&[]),
+        ),
+        // Columns in another order; an optional column left out.
+        (
+            "done,count,name,severity",
+            &["true,1,a,HIGH", "false,2,b,LOW"],
+            Ok(&[]),
+        ),
+        // A column the type does not have, reported for each row.
+        (
+            "name,severity,count,done,note",
+            &["a,HIGH,1,true,x", "b,LOW,2,false,y"],
+            Ok(&[R::IgnoredKey, R::IgnoredKey]),
+        ),
+        // Typed repairs in cells: a number in a text column, an enum's case, quoted scalars.
+        (
+            "name,severity,count,done",
+            &["12,high,\"3\",true", "b,Low,2,\"false\""],
+            Ok(&[
+                R::UnquotedScalar,
+                R::EnumCase,
+                R::UnquotedScalar,
+                R::EnumCase,
+                R::UnquotedScalar,
+            ]),
+        ),
+        // A value the column's type cannot take: refused with its path.
+        (
+            "name,severity,count,done",
+            &["a,HIGH,1,true", "b,LOW,lots,false"],
+            Err(E::InvalidValue),
+        ),
+        // A required column missing from the header.
+        (
+            "name,severity,done",
+            &["a,HIGH,true", "b,LOW,false"],
+            Err(E::MissingField),
+        ),
+        // An unknown enum value.
+        (
+            "name,severity,count,done",
+            &["a,URGENT,1,true"],
+            Err(E::InvalidValue),
+        ),
+    ];
+    for (header, rows, expected) in cases {
+        let columns: Vec<&str> = header.split(',').collect();
+        let table = format!(
+            "items[{}]{{{header}}}:\n{}",
+            rows.len(),
+            rows.iter()
+                .map(|r| format!("  {r}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        let list = format!(
+            "items[{}]:\n{}",
+            rows.len(),
+            rows.iter()
+                .map(|r| {
+                    let cells: Vec<String> = columns
+                        .iter()
+                        .zip(r.split(','))
+                        .map(|(c, v)| format!("{c}: {v}"))
+                        .collect();
+                    format!("  - {}", cells.join("\n    "))
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        let (a, b) = (
+            Items::from_toon_with_report(&table),
+            Items::from_toon_with_report(&list),
+        );
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.value, b.value, "{header}");
+                let repairs = |r: &toon_core::Reply<Items>| -> Vec<(RepairKind, String)> {
+                    r.repairs
+                        .iter()
+                        .map(|r| (r.kind, r.detail.clone()))
+                        .collect()
+                };
+                assert_eq!(repairs(&a), repairs(&b), "{header}");
+                let kinds: Vec<RepairKind> = a.repairs.iter().map(|r| r.kind).collect();
+                assert_eq!(Ok(kinds.as_slice()), expected, "{header}");
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!((a.kind(), a.path()), (b.kind(), b.path()), "{header}");
+                assert_eq!(a.message(), b.message(), "{header}");
+                assert_eq!(Err(a.kind()), expected, "{header}");
+            }
+            (a, b) => panic!("{header}: the table read {a:?}, the list {b:?}"),
+        }
+    }
+}
