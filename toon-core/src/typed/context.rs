@@ -16,17 +16,21 @@ use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 #[derive(Debug, Default)]
 pub struct Cx {
     path: Vec<Segment>,
+    /// The texts of the `Key` segments in `path`, in order.
+    keys: Vec<String>,
     repairs: Vec<Repair>,
     /// Typed repairs not yet placed on a line: (index in `repairs`, path).
     unplaced: Vec<(usize, String)>,
 }
 
-#[derive(Debug)]
+/// One step of the path. `Copy`, so entering and leaving a field (on the hot
+/// path, once per cell) is a push and a pop with nothing to drop.
+#[derive(Debug, Clone, Copy)]
 enum Segment {
     /// A struct field: its name is a literal of the generated code, so no allocation.
     Field(&'static str),
-    /// A map entry's key.
-    Key(String),
+    /// A map entry's or unknown field's key: its text is `Cx::keys[n]`.
+    Key(usize),
     Index(usize),
 }
 
@@ -34,6 +38,7 @@ impl Cx {
     pub(crate) fn new(repairs: Vec<Repair>) -> Self {
         Cx {
             path: Vec::new(),
+            keys: Vec::new(),
             repairs,
             unplaced: Vec::new(),
         }
@@ -57,23 +62,32 @@ impl Cx {
         self.repairs
     }
 
+    fn enter_key(&mut self, key: String) {
+        self.path.push(Segment::Key(self.keys.len()));
+        self.keys.push(key);
+    }
+
+    fn leave_key(&mut self) {
+        self.path.pop();
+        self.keys.pop();
+    }
+
     /// The path so far: `violations[1].severity`.
     pub fn path(&self) -> String {
         let mut out = String::new();
         for seg in &self.path {
-            match seg {
-                Segment::Field(k) if out.is_empty() => out.push_str(k),
-                Segment::Key(k) if out.is_empty() => out.push_str(k),
-                Segment::Field(k) => {
-                    out.push('.');
-                    out.push_str(k);
+            let name = match *seg {
+                Segment::Field(k) => k,
+                Segment::Key(n) => self.keys[n].as_str(),
+                Segment::Index(i) => {
+                    out.push_str(&format!("[{i}]"));
+                    continue;
                 }
-                Segment::Key(k) => {
-                    out.push('.');
-                    out.push_str(k);
-                }
-                Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            };
+            if !out.is_empty() {
+                out.push('.');
             }
+            out.push_str(name);
         }
         if out.is_empty() {
             out.push_str("(root)");
@@ -126,9 +140,9 @@ impl Cx {
                 .collect(),
         };
         for key in keys {
-            self.path.push(Segment::Key(key));
+            self.enter_key(key);
             self.repair(RepairKind::IgnoredKey, "key the type does not have");
-            self.path.pop();
+            self.leave_key();
         }
     }
 
@@ -210,9 +224,9 @@ impl Cx {
 
     /// Reads entry `key` of a map.
     pub(crate) fn entry<T: Toon>(&mut self, node: Node<'_>, key: &str) -> Result<T, ParseError> {
-        self.path.push(Segment::Key(key.to_owned()));
+        self.enter_key(key.to_owned());
         let out = T::__from_node(node, self);
-        self.path.pop();
+        self.leave_key();
         out
     }
 
