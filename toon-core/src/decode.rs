@@ -53,11 +53,22 @@ pub(crate) struct Leniency {
 
 /// What a lenient decode returns.
 #[derive(Debug)]
-pub(crate) struct Decoded {
-    pub value: Node<'static>,
+pub(crate) struct Decoded<'a> {
+    pub value: Node<'a>,
     pub notes: Vec<Note>,
     /// With `track_lines`: the line each value starts on, by path (`violations[1].severity`).
     pub lines: HashMap<String, usize>,
+}
+
+impl Decoded<'_> {
+    /// The decode with its text owned, no longer borrowing the input.
+    pub(crate) fn into_owned<'b>(self) -> Decoded<'b> {
+        Decoded {
+            value: self.value.into_owned(),
+            notes: self.notes,
+            lines: self.lines,
+        }
+    }
 }
 
 /// The line of the value at `path`, or of its nearest enclosing value that has one.
@@ -93,11 +104,11 @@ pub(crate) enum Note {
 }
 
 /// [`decode`] with the given relaxations, returning what was forgiven.
-pub(crate) fn decode_lenient(
-    input: &str,
+pub(crate) fn decode_lenient<'a>(
+    input: &'a str,
     options: &DecodeOptions,
     leniency: Leniency,
-) -> Result<Decoded, DecodeError> {
+) -> Result<Decoded<'a>, DecodeError> {
     let lines = split_lines(
         input,
         options.indent_size,
@@ -141,7 +152,7 @@ struct Parser<'a> {
 type Result<T, E = DecodeError> = std::result::Result<T, E>;
 
 /// An object as the decoder builds it.
-type Object = IndexMap<String, Node<'static>>;
+type Object<'a> = IndexMap<String, Node<'a>>;
 
 impl<'a> Parser<'a> {
     /// Enters `key` (or `[index]`) of the path, recording `line` as where its
@@ -212,7 +223,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn document(&mut self) -> Result<Node<'static>> {
+    fn document(&mut self) -> Result<Node<'a>> {
         let Some(first) = self.peek() else {
             return Ok(Node::object(Object::new()));
         };
@@ -264,7 +275,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads the fields of an object whose fields stand at `depth`, into `map`.
-    fn object_fields(&mut self, depth: usize, map: &mut Object) -> Result<()> {
+    fn object_fields(&mut self, depth: usize, map: &mut Object<'a>) -> Result<()> {
         while let Some(line) = self.peek() {
             if line.depth < depth {
                 break;
@@ -316,10 +327,10 @@ impl<'a> Parser<'a> {
 
     fn insert(
         &self,
-        map: &mut Object,
+        map: &mut Object<'a>,
         line: &Line<'_>,
         key: String,
-        value: Node<'static>,
+        value: Node<'a>,
     ) -> Result<()> {
         if self.strict && map.contains_key(&key) {
             return Err(self.error_at(
@@ -340,7 +351,7 @@ impl<'a> Parser<'a> {
         line: &Line<'a>,
         content: &'a str,
         depth: usize,
-    ) -> Result<(String, Node<'static>)> {
+    ) -> Result<(String, Node<'a>)> {
         match parse_header(content, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_some() => {
                 let key = h.key.clone().unwrap_or_default();
@@ -399,12 +410,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The value a header introduces; the header stands at `depth`, its rows or items at `depth + 1`.
-    fn array_body(
-        &mut self,
-        line: &Line<'a>,
-        h: Header<'a>,
-        depth: usize,
-    ) -> Result<Node<'static>> {
+    fn array_body(&mut self, line: &Line<'a>, h: Header<'a>, depth: usize) -> Result<Node<'a>> {
         if depth >= self.max_depth {
             return Err(self.error_at(
                 line,
@@ -492,7 +498,7 @@ impl<'a> Parser<'a> {
         h: &Header<'a>,
         fields: &[Field],
         depth: usize,
-    ) -> Result<Node<'static>> {
+    ) -> Result<Node<'a>> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
         // Room for the declared rows, bounded by the lines left (a hostile `[N]` reserves nothing extra).
@@ -540,10 +546,10 @@ impl<'a> Parser<'a> {
     fn row_cells(
         &self,
         row: &Line<'_>,
-        content: &str,
+        content: &'a str,
         delim: char,
         width: usize,
-        cells: &mut Vec<Scalar>,
+        cells: &mut Vec<Scalar<'a>>,
     ) -> Result<()> {
         let start = cells.len();
         for cell in split_unquoted(content, delim) {
@@ -577,7 +583,7 @@ impl<'a> Parser<'a> {
         h: &Header<'a>,
         fields: &[Field],
         depth: usize,
-    ) -> Result<Node<'static>> {
+    ) -> Result<Node<'a>> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
         let mut map = Object::new();
@@ -623,12 +629,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Items of an array in list form (§9.2, §9.4, §10); the header stands at `depth`.
-    fn list_items(
-        &mut self,
-        line: &Line<'a>,
-        h: &Header<'a>,
-        depth: usize,
-    ) -> Result<Node<'static>> {
+    fn list_items(&mut self, line: &Line<'a>, h: &Header<'a>, depth: usize) -> Result<Node<'a>> {
         let saved_span = self.span;
         let mut items = Vec::new();
         while let Some(item) = self.next_in_scope(depth)? {
@@ -661,11 +662,7 @@ impl<'a> Parser<'a> {
     /// where a key repeats or after a blank line (the reply decoder's repair for
     /// objects written as key/value blocks under an array header). Keys follow
     /// the header's field order where there is one.
-    fn record_block(
-        &mut self,
-        depth: usize,
-        fields: Option<&[Field]>,
-    ) -> Result<Vec<Node<'static>>> {
+    fn record_block(&mut self, depth: usize, fields: Option<&[Field]>) -> Result<Vec<Node<'a>>> {
         let first_line = self.peek().map_or(0, |l| l.number);
         let mut records = Vec::new();
         let mut current = Object::new();
@@ -708,7 +705,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One list item's value; the hyphen stands at `depth`.
-    fn list_item(&mut self, line: &Line<'a>, rest: &'a str, depth: usize) -> Result<Node<'static>> {
+    fn list_item(&mut self, line: &Line<'a>, rest: &'a str, depth: usize) -> Result<Node<'a>> {
         if rest == "[]" {
             return Ok(Node::Array(Vec::new()));
         }
@@ -746,7 +743,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Reorders a record's keys to a header's field order; keys the header does not name follow.
-fn in_field_order(mut record: Object, fields: Option<&[Field]>) -> Object {
+fn in_field_order<'a>(mut record: Object<'a>, fields: Option<&[Field]>) -> Object<'a> {
     let Some(fields) = fields else {
         return record;
     };

@@ -213,7 +213,7 @@ pub(crate) fn parse_quoted_prefix(s: &str) -> Result<(String, usize), LexError> 
 }
 
 /// Types one value token (§4): quoted string, `true`/`false`/`null`, number, or string.
-pub(crate) fn parse_value_token(token: &str) -> Result<Scalar, LexError> {
+pub(crate) fn parse_value_token(token: &str) -> Result<Scalar<'_>, LexError> {
     if token.starts_with('"') {
         return parse_quoted(token).map(Scalar::String);
     }
@@ -224,9 +224,9 @@ pub(crate) fn parse_value_token(token: &str) -> Result<Scalar, LexError> {
         // Only a token starting with a digit or `-` can be a number (§4).
         _ => match token.as_bytes().first() {
             Some(b'0'..=b'9' | b'-') => {
-                parse_number(token).map_or_else(|| Scalar::String(token.to_owned()), Scalar::Number)
+                parse_number(token).map_or_else(|| Scalar::Text(token), Scalar::Number)
             }
-            _ => Scalar::String(token.to_owned()),
+            _ => Scalar::Text(token),
         },
     })
 }

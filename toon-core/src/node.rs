@@ -3,24 +3,28 @@
 //!
 //! The untyped API turns a [`Node`] into a `Value`. The typed decoder reads it
 //! directly, so a table row goes into a struct cell by cell, without the map and
-//! the key strings a `Value` object would cost for every row.
+//! the key strings a `Value` object would cost for every row. Unquoted text
+//! borrows the reply until a type takes it, so a cell that a type only compares
+//! (an enum's) is never copied; a reply the decoder had to rewrite is decoded
+//! from its own text, and owns its strings.
 
 use indexmap::IndexMap;
 use serde_json::{Map, Number, Value};
 
 use crate::header::Field;
 
-/// A decoded value; see the module docs. Generated code receives it.
+/// A decoded value; see the module docs. Generated code receives it. `'t` is
+/// the text it was read from, which unquoted strings borrow until a type takes them.
 #[doc(hidden)]
 #[derive(Debug)]
 pub enum Node<'t> {
     /// A primitive: null, a boolean, a number or a string.
-    Scalar(Scalar),
+    Scalar(Scalar<'t>),
     /// Boxed, so that a node is small to move (a map is 72 bytes).
     Object(Box<IndexMap<String, Node<'t>>>),
     Array(Vec<Node<'t>>),
     /// A tabular array whose rows have not been assembled into objects.
-    Table(Box<Table>),
+    Table(Box<Table<'t>>),
     /// One row of a flat table, lent to the element type's decoder.
     Row(Row<'t>),
 }
@@ -28,9 +32,9 @@ pub enum Node<'t> {
 /// The rows of a tabular array: each row's cells in header order, end to end.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct Table {
+pub struct Table<'t> {
     pub(crate) fields: Vec<Field>,
-    pub(crate) cells: Vec<Scalar>,
+    pub(crate) cells: Vec<Scalar<'t>>,
     /// Where each row's cells end in `cells`.
     pub(crate) ends: Vec<usize>,
 }
@@ -42,47 +46,76 @@ pub struct Table {
 pub struct Row<'t> {
     pub(crate) fields: &'t [Field],
     /// Fewer cells than fields only where a non-strict row was short.
-    pub(crate) cells: &'t mut [Scalar],
-    /// The columns found so far, kept from row to row (see [`Row::column`]).
-    pub(crate) memo: &'t mut Vec<(&'static str, Option<usize>)>,
+    pub(crate) cells: &'t mut [Scalar<'t>],
 }
+
+/// The columns a type has found in a table so far, kept from row to row (see
+/// [`Row::column`]): the `nth` field asked for, and its column.
+pub(crate) type Memo = Vec<(&'static str, Option<usize>)>;
 
 /// A primitive: `Value` without its object and array variants, so a table cell
 /// takes 24 bytes rather than 72 (a 10,000-row table is 50,000 cells).
 #[doc(hidden)]
 #[derive(Debug, Default)]
-pub enum Scalar {
+pub enum Scalar<'t> {
     #[default]
     Null,
     Bool(bool),
     Number(Number),
+    /// Unquoted text, borrowed from the reply: a type that only compares it
+    /// (an enum) never copies it, and one that keeps it copies it once.
+    Text(&'t str),
+    /// A quoted string unescaped, or a string from a JSON reply.
     String(String),
 }
 
-impl From<Scalar> for Value {
-    fn from(scalar: Scalar) -> Self {
+impl From<Scalar<'_>> for Value {
+    fn from(scalar: Scalar<'_>) -> Self {
         match scalar {
             Scalar::Null => Value::Null,
             Scalar::Bool(b) => Value::Bool(b),
             Scalar::Number(n) => Value::Number(n),
+            Scalar::Text(s) => Value::String(s.to_owned()),
             Scalar::String(s) => Value::String(s),
         }
     }
 }
 
-impl Scalar {
+impl Scalar<'_> {
+    /// The text, if the scalar is one.
+    #[inline]
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Scalar::Text(s) => Some(s),
+            Scalar::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The scalar with its text owned, no longer borrowing the reply.
+    fn into_owned<'b>(self) -> Scalar<'b> {
+        match self {
+            Scalar::Null => Scalar::Null,
+            Scalar::Bool(b) => Scalar::Bool(b),
+            Scalar::Number(n) => Scalar::Number(n),
+            Scalar::Text(s) => Scalar::String(s.to_owned()),
+            Scalar::String(s) => Scalar::String(s),
+        }
+    }
+
     /// A few words on what the value is, for messages.
     pub(crate) fn describe(&self) -> String {
         match self {
             Scalar::Null => "null".into(),
             Scalar::Bool(b) => format!("the boolean {b}"),
             Scalar::Number(n) => format!("the number {n}"),
+            Scalar::Text(s) => format!("the text `{}`", crate::lex::clip(s)),
             Scalar::String(s) => format!("the text `{}`", crate::lex::clip(s)),
         }
     }
 }
 
-impl Table {
+impl<'t> Table<'t> {
     pub(crate) fn with_capacity(fields: Vec<Field>, rows: usize, width: usize) -> Self {
         Table {
             fields,
@@ -105,7 +138,7 @@ impl Table {
     }
 
     /// Each row as an object, in order.
-    pub(crate) fn into_rows<R: Record>(self) -> impl Iterator<Item = R> {
+    pub(crate) fn into_rows<R: Record<'t>>(self) -> impl Iterator<Item = R> + 't {
         let Table {
             fields,
             cells,
@@ -123,9 +156,9 @@ impl Table {
     }
 }
 
-impl Row<'_> {
+impl<'t> Row<'t> {
     /// The row as an object.
-    pub(crate) fn into_object(self) -> IndexMap<String, Node<'static>> {
+    pub(crate) fn into_object(self) -> IndexMap<String, Node<'t>> {
         let mut cells = self.cells.iter_mut().map(std::mem::take);
         fill(&mut cells, self.fields)
     }
@@ -135,16 +168,16 @@ impl Row<'_> {
     /// so after the first row each is found by comparing the key's address (a
     /// literal of the generated code) instead of searching the header by name.
     #[inline]
-    pub(crate) fn column(&mut self, nth: usize, key: &'static str) -> Option<usize> {
-        if let Some(&(k, col)) = self.memo.get(nth) {
+    pub(crate) fn column(&self, memo: &mut Memo, nth: usize, key: &'static str) -> Option<usize> {
+        if let Some(&(k, col)) = memo.get(nth) {
             if std::ptr::eq(k, key) {
                 return col;
             }
         }
         let col = self.fields.iter().position(|f| f.name == key);
-        self.memo.truncate(nth);
-        if self.memo.len() == nth {
-            self.memo.push((key, col));
+        memo.truncate(nth);
+        if memo.len() == nth {
+            memo.push((key, col));
         }
         col
     }
@@ -152,13 +185,13 @@ impl Row<'_> {
 
 /// An object assembled from a row's cells: of nodes for the typed decoder, of
 /// JSON values for the untyped one (which would otherwise build both).
-pub(crate) trait Record: Default {
-    fn leaf(&mut self, name: String, value: Scalar);
+pub(crate) trait Record<'t>: Default {
+    fn leaf(&mut self, name: String, value: Scalar<'t>);
     fn group(&mut self, name: String, group: Self);
 }
 
-impl Record for IndexMap<String, Node<'static>> {
-    fn leaf(&mut self, name: String, value: Scalar) {
+impl<'t> Record<'t> for IndexMap<String, Node<'t>> {
+    fn leaf(&mut self, name: String, value: Scalar<'t>) {
         self.insert(name, Node::Scalar(value));
     }
     fn group(&mut self, name: String, group: Self) {
@@ -166,8 +199,8 @@ impl Record for IndexMap<String, Node<'static>> {
     }
 }
 
-impl Record for Map<String, Value> {
-    fn leaf(&mut self, name: String, value: Scalar) {
+impl<'t> Record<'t> for Map<String, Value> {
+    fn leaf(&mut self, name: String, value: Scalar<'t>) {
         self.insert(name, value.into());
     }
     fn group(&mut self, name: String, group: Self) {
@@ -178,7 +211,10 @@ impl Record for Map<String, Value> {
 /// Assigns cells to leaf fields depth-first; nested field groups become objects.
 /// A leaf with no cell left is absent (the non-strict rule of §14.1), and a
 /// repeated field keeps its last cell.
-pub(crate) fn fill<R: Record>(cells: &mut impl Iterator<Item = Scalar>, fields: &[Field]) -> R {
+pub(crate) fn fill<'t, R: Record<'t>>(
+    cells: &mut impl Iterator<Item = Scalar<'t>>,
+    fields: &[Field],
+) -> R {
     let mut record = R::default();
     for f in fields {
         match &f.children {
@@ -200,6 +236,23 @@ impl<'t> Node<'t> {
     /// An object node.
     pub(crate) fn object(map: IndexMap<String, Node<'t>>) -> Self {
         Node::Object(Box::new(map))
+    }
+
+    /// The node with its text owned, no longer borrowing the reply.
+    pub(crate) fn into_owned<'b>(self) -> Node<'b> {
+        match self {
+            Node::Scalar(s) => Node::Scalar(s.into_owned()),
+            Node::Object(map) => {
+                Node::object(map.into_iter().map(|(k, v)| (k, v.into_owned())).collect())
+            }
+            Node::Array(items) => Node::Array(items.into_iter().map(Node::into_owned).collect()),
+            Node::Table(t) => Node::Table(Box::new(Table {
+                fields: t.fields,
+                cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
+                ends: t.ends,
+            })),
+            Node::Row(r) => Node::object(r.into_object()).into_owned(),
+        }
     }
 
     /// The node as a JSON value.
@@ -228,7 +281,7 @@ fn object_value(map: IndexMap<String, Node<'_>>) -> Map<String, Value> {
     map.into_iter().map(|(k, v)| (k, v.into_value())).collect()
 }
 
-impl From<Value> for Node<'static> {
+impl<'t> From<Value> for Node<'t> {
     fn from(value: Value) -> Self {
         match value {
             Value::Object(map) => {

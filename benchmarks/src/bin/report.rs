@@ -397,10 +397,11 @@ const LIMITS: &str = "
 `from_toon` reads a reply in two steps: the tolerant decoder turns the text into a tree (the specification's data
 model, where every repair is defined), and the type then takes its values out of the tree. A table stays as cells
 under its header, so a row goes into a struct cell by cell, with no map and no key strings per row, and each
-struct field finds its column once per table. What is left against serde_json, which reads JSON straight into the
-type in one pass: every cell is materialised before the type sees it (one allocation per text cell, enums included,
-and a table the size of the reply), and the lines of the reply are split and checked before parsing starts, so the
-repairs can look at the whole reply. serde_toon reads TOON the same one-pass way, with no repairs. Closing the rest
+struct field finds its column once per table; unquoted text is borrowed from the reply until a field takes it, so an
+enum cell is compared where it stands and a text cell is copied once. What is left against serde_json, which reads
+JSON straight into the type in one pass: every cell is parsed into a table the size of the reply before the type sees
+it, and the lines of the reply are split and checked before parsing starts, so the repairs can look at the whole
+reply. serde_toon reads TOON the same one-pass way, with no repairs. Closing the rest
 of the gap means a one-pass typed reader for clean replies, falling back to the tree when a repair is needed.
 
 The streaming decoder runs each record, as it arrives, through the whole reply decoder on its own (its header and

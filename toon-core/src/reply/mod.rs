@@ -166,20 +166,21 @@ pub(crate) trait Guide {
 }
 
 /// A decoded reply, and where each value stood when lines were tracked.
-pub(crate) struct Guided {
-    pub value: Node<'static>,
+pub(crate) struct Guided<'c> {
+    /// Borrows the completion where it was decoded as it stands.
+    pub value: Node<'c>,
     pub repairs: Vec<Repair>,
     /// Path to line (`violations[1]` → 7); empty unless asked for.
     pub lines: HashMap<String, usize>,
 }
 
 /// The reply decoder, with an optional guide and optional line tracking.
-pub(crate) fn decode_reply_guided(
-    completion: &str,
+pub(crate) fn decode_reply_guided<'c>(
+    completion: &'c str,
     guide: Option<&dyn Guide>,
     track_lines: bool,
     options: &ReplyOptions,
-) -> Result<Guided, ParseError> {
+) -> Result<Guided<'c>, ParseError> {
     too_long(completion, options)?;
     let spec = DecodeOptions {
         max_depth: options.max_depth,
@@ -235,12 +236,12 @@ pub(crate) fn decode_reply_guided(
 }
 
 /// The TOON repairs that need the text, then a lenient decode for the rest.
-fn decode_repaired(
+fn decode_repaired<'b>(
     mut lines: Vec<String>,
     repairs: &mut Vec<Repair>,
     track_lines: bool,
     spec: &DecodeOptions,
-) -> Result<Decoded, ParseError> {
+) -> Result<Decoded<'b>, ParseError> {
     let original = lines.clone();
     let indent_size = layout::relevel(&mut lines, repairs);
     layout::add_header_colons(&mut lines, repairs);
@@ -256,7 +257,8 @@ fn decode_repaired(
         record_blocks: true,
         track_lines,
     };
-    let first_try = decode_lenient(&text, &options, leniency);
+    // The text is this function's own, so what is decoded from it is made to own its strings.
+    let first_try = decode_lenient(&text, &options, leniency).map(Decoded::into_owned);
     let outcome = match first_try {
         Err(e) if is_indentation(&e) => {
             // No single unit explains the indentation; read each line's depth from
@@ -272,7 +274,7 @@ fn decode_repaired(
                 Ok(moved) => {
                     layout::add_header_colons(&mut relevelled, &mut Vec::new());
                     let text = relevelled.join("\n");
-                    let outcome = decode_lenient(&text, spec, leniency);
+                    let outcome = decode_lenient(&text, spec, leniency).map(Decoded::into_owned);
                     if outcome.is_ok() {
                         repairs.retain(|r| r.kind != RepairKind::Reindented);
                         repairs.push(Repair::new(

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::Toon;
 use crate::decode::line_of;
-use crate::node::{Node, Row, Scalar, Table};
+use crate::node::{Memo, Node, Row, Scalar, Table};
 use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
@@ -16,6 +16,8 @@ use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 #[derive(Debug, Default)]
 pub struct Cx {
     path: Vec<Segment>,
+    /// The columns found in the table being read (see [`Row::column`]).
+    memo: Memo,
     /// The texts of the `Key` segments in `path`, in order.
     keys: Vec<String>,
     repairs: Vec<Repair>,
@@ -38,6 +40,7 @@ impl Cx {
     pub(crate) fn new(repairs: Vec<Repair>) -> Self {
         Cx {
             path: Vec::new(),
+            memo: Memo::new(),
             keys: Vec::new(),
             repairs,
             unplaced: Vec::new(),
@@ -154,7 +157,7 @@ impl Cx {
         key: &'static str,
     ) -> Result<T, ParseError> {
         self.path.push(Segment::Field(key));
-        let out = match fields.take(key) {
+        let out = match fields.take(key, &mut self.memo) {
             Some(v) => T::__from_node(v, self),
             None => T::__missing().ok_or_else(|| {
                 self.error(
@@ -173,7 +176,7 @@ impl Cx {
         fields: &mut Fields<'_>,
         key: &'static str,
     ) -> Result<T, ParseError> {
-        if fields.contains(key) {
+        if fields.contains(key, &mut self.memo) {
             self.field(fields, key)
         } else {
             Ok(T::default())
@@ -194,7 +197,7 @@ impl Cx {
 
     /// Reads the rows of a table: each lent to `T` as a [`Row`] when the header
     /// is flat, so no row is assembled into an object.
-    pub(crate) fn rows<T: Toon>(&mut self, table: Table) -> Result<Vec<T>, ParseError> {
+    pub(crate) fn rows<T: Toon>(&mut self, table: Table<'_>) -> Result<Vec<T>, ParseError> {
         if !table.is_flat() {
             return table
                 .into_rows()
@@ -204,21 +207,33 @@ impl Cx {
         }
         let Table {
             fields,
-            mut cells,
+            cells,
             ends,
         } = table;
+        // A row lends its cells for as long as they may borrow the text, so
+        // the rows are split off the cells one by one.
+        let mut cells: Vec<Scalar<'_>> = cells;
+        let mut rest = cells.as_mut_slice();
         let mut out = Vec::with_capacity(ends.len());
-        let mut memo = Vec::new();
+        let outer = std::mem::take(&mut self.memo);
         let mut start = 0;
         for (i, &end) in ends.iter().enumerate() {
+            let (cells, tail) = std::mem::take(&mut rest).split_at_mut(end - start);
+            rest = tail;
+            start = end;
             let row = Row {
                 fields: &fields,
-                cells: &mut cells[start..end],
-                memo: &mut memo,
+                cells,
             };
-            out.push(self.element(Node::Row(row), i)?);
-            start = end;
+            match self.element(Node::Row(row), i) {
+                Ok(value) => out.push(value),
+                Err(e) => {
+                    self.memo = outer;
+                    return Err(e);
+                }
+            }
         }
+        self.memo = outer;
         Ok(out)
     }
 
@@ -238,7 +253,7 @@ impl Cx {
         names: &[&str],
     ) -> Result<usize, ParseError> {
         self.path.push(Segment::Field(tag));
-        let out = match fields.take(tag) {
+        let out = match fields.take(tag, &mut self.memo) {
             Some(v) => self.variant(&v, names),
             None => Err(self.error(
                 ParseErrorKind::MissingField,
@@ -255,7 +270,10 @@ impl Cx {
     /// Matches a unit-enum value against the variants' wire names, forgiving letter case (reported).
     #[inline]
     pub fn variant(&mut self, node: &Node<'_>, names: &[&str]) -> Result<usize, ParseError> {
-        let Node::Scalar(Scalar::String(text)) = node else {
+        let Some(text) = (match node {
+            Node::Scalar(s) => s.as_str(),
+            _ => None,
+        }) else {
             return Err(self.error(
                 ParseErrorKind::InvalidValue,
                 format!(
@@ -265,7 +283,6 @@ impl Cx {
                 ),
             ));
         };
-        let text = text.as_str();
         if let Some(i) = names.iter().position(|n| *n == text) {
             return Ok(i);
         }
@@ -307,18 +324,24 @@ enum Source<'t> {
 impl<'t> Fields<'t> {
     /// The column of `key` in a row, if the row has a cell for it not yet read.
     #[inline]
-    fn column(row: &mut Row<'_>, taken: u64, asked: usize, key: &'static str) -> Option<usize> {
-        let i = row.column(asked, key)?;
+    fn column(
+        row: &Row<'_>,
+        memo: &mut Memo,
+        taken: u64,
+        asked: usize,
+        key: &'static str,
+    ) -> Option<usize> {
+        let i = row.column(memo, asked, key)?;
         (i < row.cells.len() && taken & (1 << i) == 0).then_some(i)
     }
 
     #[inline]
-    fn take(&mut self, key: &'static str) -> Option<Node<'t>> {
+    fn take(&mut self, key: &'static str, memo: &mut Memo) -> Option<Node<'t>> {
         match &mut self.0 {
             // `shift_remove` keeps the order of what is left, for the report.
             Source::Map(map) => map.shift_remove(key),
             Source::Row { row, taken, asked } => {
-                let i = Self::column(row, *taken, *asked, key);
+                let i = Self::column(row, memo, *taken, *asked, key);
                 *asked += 1;
                 *taken |= 1 << i?;
                 Some(Node::Scalar(std::mem::take(&mut row.cells[i?])))
@@ -327,10 +350,12 @@ impl<'t> Fields<'t> {
     }
 
     #[inline]
-    fn contains(&mut self, key: &'static str) -> bool {
-        match &mut self.0 {
+    fn contains(&self, key: &'static str, memo: &mut Memo) -> bool {
+        match &self.0 {
             Source::Map(map) => map.contains_key(key),
-            Source::Row { row, taken, asked } => Self::column(row, *taken, *asked, key).is_some(),
+            Source::Row { row, taken, asked } => {
+                Self::column(row, memo, *taken, *asked, key).is_some()
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ impl Toon for String {
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
+            Node::Scalar(Scalar::Text(s)) => Ok(s.to_owned()),
             Node::Scalar(Scalar::String(s)) => Ok(s),
             // `rule_id: 12` for a text field: the digits are the text the model meant.
             Node::Scalar(Scalar::Number(n)) if n.is_i64() || n.is_u64() => {
@@ -67,7 +68,8 @@ impl Toon for bool {
 fn number_of(node: &Node<'_>, cx: &mut Cx) -> Option<Number> {
     match node {
         Node::Scalar(Scalar::Number(n)) => Some(n.clone()),
-        Node::Scalar(Scalar::String(s)) => {
+        Node::Scalar(s @ (Scalar::Text(_) | Scalar::String(_))) => {
+            let s = s.as_str().unwrap_or_default();
             let n = parse_number(s.trim())?;
             cx.repair(
                 RepairKind::UnquotedScalar,
