@@ -102,11 +102,18 @@ fn after_quoted(b: &[u8], mut k: usize) -> Option<usize> {
 /// values check for that before splitting.
 pub(crate) fn split_unquoted(s: &str, delim: char) -> impl Iterator<Item = &str> {
     let mut rest = Some(s);
+    // Delimiters are ASCII (`,`, `|`, tab).
+    let d = u8::try_from(delim).unwrap_or(b',');
+    // Most rows quote nothing: then every delimiter splits, and one byte search finds each.
+    let plain = memchr::memchr(b'"', s.as_bytes()).is_none();
     std::iter::from_fn(move || {
         let r = rest?;
-        // Delimiters are ASCII (`,`, `|`, tab).
-        let d = u8::try_from(delim).unwrap_or(b',');
-        Some(trim_spaces(match find_unquoted_byte(r, d, d) {
+        let next = if plain {
+            memchr::memchr(d, r.as_bytes())
+        } else {
+            find_unquoted_byte(r, d, d)
+        };
+        Some(trim_spaces(match next {
             Some(i) => {
                 rest = Some(&r[i + delim.len_utf8()..]);
                 &r[..i]
