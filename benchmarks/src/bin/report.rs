@@ -199,8 +199,8 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
         "\n## Decode speed\n\nA 10,000-row tabular reply decoded into `Vec<Violation>`. serde_json reads the same data \
          written as JSON; toon-format 0.7 (`default-features = false`) and serde_toon 0.3 read the same TOON text into \
          the same type. Per row: criterion's mean (`benches/decode.rs`). Criterion runs one decoder after another, so \
-         a change in the machine's load between them skews its ratios; the ratios below, and the targets, come from \
-         a second measurement in which the decoders take turns, 40 rounds, the fastest run of each.\n"
+         a change in the machine's load between them skews its ratios; a second measurement has the decoders take \
+         turns, 40 rounds, the fastest run of each. A speed target counts as met only if both measurements agree.\n"
     );
     let names = [
         ("serde_json", "serde_json on the JSON"),
@@ -241,26 +241,45 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
         };
         let _ = writeln!(md, "| {label} | {per_row} | {ratio} | {:.2}x |", r(name));
     }
+    // A speed target is met only if both measurements agree that it is.
+    let crit = |n: &str| estimate(n).unwrap_or(f64::NAN);
+    let target = |what: &str, unit: &str, a: &str, b: &str, limit: f64| -> Target {
+        let (turns, by_criterion) = (r(a) / r(b), crit(a) / crit(b));
+        let by_criterion_ok = by_criterion.is_nan() || by_criterion <= limit;
+        (
+            what.into(),
+            format!("{turns:.2}x{unit} taking turns, {by_criterion:.2}x by criterion"),
+            turns <= limit && by_criterion_ok,
+        )
+    };
     vec![
-        (
-            "`from_toon` at most 1.5x serde_json per row".into(),
-            format!("{:.2}x", r("from_toon")),
-            r("from_toon") <= 1.5,
+        target(
+            "`from_toon` at most 1.5x serde_json per row",
+            "",
+            "from_toon",
+            "serde_json",
+            1.5,
         ),
-        (
-            "`from_toon` faster than toon-format".into(),
-            format!("{:.2}x its time", r("from_toon") / r("toon_format")),
-            r("from_toon") < r("toon_format"),
+        target(
+            "`from_toon` faster than toon-format",
+            " its time",
+            "from_toon",
+            "toon_format",
+            1.0,
         ),
-        (
-            "`from_toon` faster than serde_toon".into(),
-            format!("{:.2}x its time", r("from_toon") / r("serde_toon")),
-            r("from_toon") < r("serde_toon"),
+        target(
+            "`from_toon` faster than serde_toon",
+            " its time",
+            "from_toon",
+            "serde_toon",
+            1.0,
         ),
-        (
-            "tolerant path on a reply needing repairs at most 2x the clean path".into(),
-            format!("{:.2}x", r("from_toon_repairs") / r("from_toon")),
-            r("from_toon_repairs") / r("from_toon") <= 2.0,
+        target(
+            "tolerant path on a reply needing repairs at most 2x the clean path",
+            "",
+            "from_toon_repairs",
+            "from_toon",
+            2.0,
         ),
     ]
 }
@@ -401,12 +420,13 @@ struct field finds its column once per table; unquoted text is borrowed from the
 enum cell is compared where it stands and a text cell is copied once. What is left against serde_json, which reads
 JSON straight into the type in one pass: every cell is parsed into a table the size of the reply before the type sees
 it, and the lines of the reply are split and checked before parsing starts, so the repairs can look at the whole
-reply. serde_toon reads TOON the same one-pass way, with no repairs. Closing the rest
-of the gap means a one-pass typed reader for clean replies, falling back to the tree when a repair is needed.
+reply. serde_toon reads TOON the same one-pass way, with no repairs; `from_toon` is level with it, a little faster
+when the two take turns and a little slower by criterion, which on this machine is within the noise. Being clearly
+faster needs a one-pass typed reader for clean replies, falling back to the tree when a repair is needed.
 
 The streaming decoder runs each record, as it arrives, through the whole reply decoder on its own (its header and
 its line, so that an event can never disagree with the final value), then the whole text again at `finish`. That
-is a fixed cost of about 14 µs a record, which the faster whole-text path makes look large (the overhead ratio);
+is a fixed cost of about 15 µs a record, which the faster whole-text path makes look large (the overhead ratio);
 against the tens of milliseconds a CPU-bound model spends writing one row, it is noise.
 
 ## What limits the token savings
