@@ -69,6 +69,20 @@ fn hostile_inputs() {
     );
     assert_eq!(typed.unwrap().violations.len(), 2);
 
+    // A wide header declaring a million rows, followed by many lines that are
+    // not rows: room for rows is never sized by the declaration times the width.
+    let fields: Vec<String> = (0..1000).map(|i| format!("f{i}")).collect();
+    let value = "v".repeat(60);
+    let keys: Vec<String> = (0..20_000).map(|i| format!("k{i}: {value}")).collect();
+    let doc = format!(
+        "violations[1000000]{{{}}}:\n{}\n{TAIL}",
+        fields.join(","),
+        keys.join("\n")
+    );
+    let (spec, _, typed) = all_three("a wide header over no rows", &doc);
+    assert_eq!(spec.unwrap_err().kind(), DecodeErrorKind::LengthMismatch);
+    assert_eq!(typed.unwrap().violations.len(), 0);
+
     // A 10 MB line.
     let doc = format!(
         "violations[0]{{category}}:\n{TAIL}\nnote: {}",

@@ -117,6 +117,7 @@ pub(crate) fn decode_lenient<'a>(
     )?;
     let mut p = Parser {
         lines,
+        input_len: input.len(),
         pos: 0,
         strict: options.strict,
         leniency,
@@ -136,6 +137,8 @@ pub(crate) fn decode_lenient<'a>(
 
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
+    /// The input's length in bytes: a bound on how many cells it can hold.
+    input_len: usize,
     pos: usize,
     strict: bool,
     leniency: Leniency,
@@ -501,9 +504,14 @@ impl<'a> Parser<'a> {
     ) -> Result<Node<'a>> {
         let width = Field::leaf_count(fields);
         let saved_span = self.span;
-        // Room for the declared rows, bounded by the lines left (a hostile `[N]` reserves nothing extra).
+        // Room for the declared rows up front, bounded so that a hostile `[N]`
+        // or a wide header over few rows reserves little: no more rows than
+        // lines left, and cells for at most a sixteenth of the input's bytes
+        // (a real row spends more than that on each cell); past that the
+        // vector grows as rows come.
         let rows = h.length.min(self.lines.len() - self.pos);
-        let mut table = Table::with_capacity(fields.to_vec(), rows, width);
+        let cells = rows.saturating_mul(width).min(self.input_len / 16);
+        let mut table = Table::with_capacity(fields.to_vec(), rows, cells);
         let mut records = None;
         while let Some(row) = self.next_in_scope(depth)? {
             // A row unless an unquoted colon comes before any delimiter (a `key: value` line).

@@ -116,10 +116,10 @@ impl Scalar<'_> {
 }
 
 impl<'t> Table<'t> {
-    pub(crate) fn with_capacity(fields: Vec<Field>, rows: usize, width: usize) -> Self {
+    pub(crate) fn with_capacity(fields: Vec<Field>, rows: usize, cells: usize) -> Self {
         Table {
             fields,
-            cells: Vec::with_capacity(rows.saturating_mul(width)),
+            cells: Vec::with_capacity(cells),
             ends: Vec::with_capacity(rows),
         }
     }
