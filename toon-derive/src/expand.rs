@@ -14,7 +14,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let shape = shape_expr(c, &quote!(__toon::Toon));
 
-    let (to_value, from_value, extra) = match &c.body {
+    let (to_value, from_node, extra) = match &c.body {
         Body::Struct(fields) => {
             let inserts = inserts(fields, |id| quote!(&self.#id));
             let read = read_fields_with(fields, quote!(Self));
@@ -120,7 +120,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                     __node: __toon::__private::Node<'_>,
                     __cx: &mut __toon::__private::Cx,
                 ) -> ::core::result::Result<Self, __toon::ParseError> {
-                    #from_value
+                    #from_node
                 }
                 #extra
             }
