@@ -225,3 +225,24 @@ fn non_strict_mode_forgives_counts_and_indentation() {
     assert_eq!(decode("a:\n   b: 1", &lax).unwrap(), json!({"a": {"b": 1}}));
     assert_eq!(decode("a: 1\na: 2", &lax).unwrap(), json!({"a": 2}));
 }
+
+/// A keyed row with nothing after its colon has no cells (§9.5): a width error
+/// in strict mode, an entry without fields otherwise.
+#[test]
+fn an_empty_keyed_row_has_no_cells() {
+    let doc = "m[1:]{x,y}:\n  a:";
+    let err = strict(doc).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::WidthMismatch);
+    assert_eq!(
+        err.message(),
+        "row has 0 cells but the header names 2 fields; quote any cell that contains the delimiter"
+    );
+    let lenient = toon_core::DecodeOptions {
+        strict: false,
+        ..Default::default()
+    };
+    assert_eq!(
+        toon_core::decode(doc, &lenient).unwrap(),
+        serde_json::json!({"m": {"a": {}}})
+    );
+}

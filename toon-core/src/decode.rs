@@ -549,7 +549,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads one row's cells onto the end of `cells`, leaving `cells` as it was
-    /// on error. Cells are read before the width is checked, so a row cut inside
+    /// on error. Empty content is no cells (§9.5), not one empty cell. Cells are read before the width is checked, so a row cut inside
     /// a quoted cell is reported as the unterminated string it is.
     fn row_cells(
         &self,
@@ -560,7 +560,8 @@ impl<'a> Parser<'a> {
         cells: &mut Vec<Scalar<'a>>,
     ) -> Result<()> {
         let start = cells.len();
-        for cell in split_unquoted(content, delim) {
+        let tokens = split_unquoted(content, delim).take_while(|_| !content.is_empty());
+        for cell in tokens {
             match parse_value_token(cell) {
                 Ok(value) => cells.push(value),
                 Err(e) => {
@@ -616,16 +617,7 @@ impl<'a> Parser<'a> {
             let key = self.key(&row, trim_spaces(&row.content[..colon]))?;
             let rest = trim_spaces(&row.content[colon + 1..]);
             cells.clear();
-            if !rest.is_empty() {
-                self.row_cells(&row, rest, h.delim, width, &mut cells)?;
-            } else if self.strict && width != 0 {
-                return Err(self.error_at(
-                    &row,
-                    row.content,
-                    DecodeErrorKind::WidthMismatch,
-                    format!("row has 0 cells but the header names {width} fields; quote any cell that contains the delimiter"),
-                ));
-            }
+            self.row_cells(&row, rest, h.delim, width, &mut cells)?;
             let obj = fill(&mut cells.drain(..), fields);
             let mark = self.enter(Some(&key), 0, row.number);
             self.leave(mark);

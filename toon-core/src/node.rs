@@ -109,8 +109,10 @@ impl Scalar<'_> {
             Scalar::Null => "null".into(),
             Scalar::Bool(b) => format!("the boolean {b}"),
             Scalar::Number(n) => format!("the number {n}"),
-            Scalar::Text(s) => format!("the text `{}`", crate::lex::clip(s)),
-            Scalar::String(s) => format!("the text `{}`", crate::lex::clip(s)),
+            Scalar::Text(_) | Scalar::String(_) => format!(
+                "the text `{}`",
+                crate::lex::clip(self.as_str().unwrap_or_default())
+            ),
         }
     }
 }

@@ -68,8 +68,8 @@ impl Toon for bool {
 fn number_of(node: &Node<'_>, cx: &mut Cx) -> Option<Number> {
     match node {
         Node::Scalar(Scalar::Number(n)) => Some(n.clone()),
-        Node::Scalar(s @ (Scalar::Text(_) | Scalar::String(_))) => {
-            let s = s.as_str().unwrap_or_default();
+        Node::Scalar(s) => {
+            let s = s.as_str()?;
             let n = parse_number(s.trim())?;
             cx.repair(
                 RepairKind::UnquotedScalar,
