@@ -2,15 +2,26 @@
 //! the system prompt, a model's reply with the usual mistakes, the typed value,
 //! what was repaired, and what happens when a reply is unusable.
 //!
+//! With `--server URL` it asks a real OpenAI-compatible server (llama.cpp's or
+//! llama-cpp-python's) and constrains the reply with the type's own grammar
+//! (`toon_grammar`), so the model can write nothing but this type's TOON.
+//!
 //! ```sh
 //! cargo run --example compliance                      # the whole loop on recorded replies
 //! cargo run --example compliance -- path/to/reply.txt # one reply; exit status 2 if unusable
+//! cargo run --example compliance -- --server http://127.0.0.1:8080/v1/chat/completions \
+//!     --document "We keep customer emails in plain-text logs."
 //! ```
+
+#[allow(dead_code)] // the example uses part of the shared chat helper
+#[path = "support/chat.rs"]
+mod chat;
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use toon_core::{Toon, ToonOutputParser};
+use serde_json::json;
+use toon_core::{constrain_request, GrammarServer, Toon, ToonOutputParser};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
@@ -131,6 +142,67 @@ pub fn run(
     }
 }
 
+/// The rules the model checks against, in the system prompt.
+const RULES: &str = "Rules: R-1 personal data must be encrypted; R-2 data must be deleted when no longer needed; \
+    R-3 consent is required before collecting data; R-4 access must be limited and reviewed; R-5 passwords must be protected.";
+
+/// One worked exchange for the prompt: small models copy its form.
+fn example_answer() -> ComplianceAnalysis {
+    ComplianceAnalysis {
+        compliance_status: ComplianceStatus::NonCompliant,
+        violations: vec![Violation {
+            category: "privacy".into(),
+            severity: Severity::High,
+            description: "Health records are stored unencrypted".into(),
+            related_rule_id: "R-1".into(),
+            remediation: "Encrypt the records".into(),
+        }],
+        audit_trail: "Checked R-1 to R-5".into(),
+        spoken_response: "One problem: health records are not encrypted.".into(),
+    }
+}
+
+/// The request: the rules and the format in the system prompt, one example
+/// exchange, the document; constrained to the type's grammar.
+pub fn constrained_request(document: &str) -> serde_json::Value {
+    let system = format!(
+        "You check documents against rules and answer in TOON.\n{RULES}\n\n{}",
+        ComplianceAnalysis::toon_prompt()
+    );
+    let example = example_answer().to_toon();
+    let mut body = chat::request_with_example(
+        &system,
+        Some((
+            "Document: We keep health records in a shared folder without encryption.",
+            &example,
+        )),
+        &format!("Document: {document}"),
+        json!({"temperature": 0, "max_tokens": 400}),
+    );
+    constrain_request::<ComplianceAnalysis>(&mut body, GrammarServer::LlamaCpp)
+        .expect("a plain chat request takes a grammar");
+    body
+}
+
+fn ask(url: &str, document: &str) -> ExitCode {
+    let completion = match chat::complete(url, &constrained_request(document)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!(
+        "== The reply (finish_reason: {}):\n\n{}\n",
+        completion.finish_reason, completion.content
+    );
+    let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+    match run(&completion.content, &mut out, &mut err) {
+        Some(_) => ExitCode::SUCCESS,
+        None => ExitCode::from(2),
+    }
+}
+
 fn recorded(name: &str) -> String {
     let path = format!("{}/examples/replies/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -138,8 +210,20 @@ fn recorded(name: &str) -> String {
 
 fn main() -> ExitCode {
     let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
-    if let Some(path) = std::env::args().nth(1) {
-        return match std::fs::read_to_string(&path) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--server") {
+        let Some(url) = args.get(1) else {
+            eprintln!("usage: compliance --server URL [--document TEXT]");
+            return ExitCode::from(1);
+        };
+        let document = match args.get(2).map(String::as_str) {
+            Some("--document") => args.get(3).map_or("", String::as_str),
+            _ => "We store customer emails in plain-text logs and never delete them.",
+        };
+        return ask(url, document);
+    }
+    if let Some(path) = args.first() {
+        return match std::fs::read_to_string(path) {
             Ok(completion) => match run(&completion, &mut out, &mut err) {
                 Some(_) => ExitCode::SUCCESS,
                 None => ExitCode::from(2),

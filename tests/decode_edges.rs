@@ -246,3 +246,28 @@ fn an_empty_keyed_row_has_no_cells() {
         serde_json::json!({"m": {"a": {}}})
     );
 }
+
+/// SPEC 4.1 §5.2: a bare line among a list's items is an error in non-strict
+/// mode too (the newer suite bundled with serde_toon 0.3 has the case).
+#[test]
+fn a_bare_line_among_list_items_is_an_error_in_both_modes() {
+    let lax = DecodeOptions {
+        strict: false,
+        ..Default::default()
+    };
+    for text in ["k[1]:\n  - x: 1\n  bare", "k[2]:\n  - a\n  stray\n  - b"] {
+        for options in [DecodeOptions::default(), lax.clone()] {
+            let e = decode(text, &options).unwrap_err();
+            assert_eq!(
+                (e.kind(), e.line()),
+                (DecodeErrorKind::UnexpectedLine, 3),
+                "{text}"
+            );
+        }
+    }
+    // An item's own fields stand one level deeper, and stay its own.
+    assert_eq!(
+        decode("k[1]:\n  - x: 1\n    y: 2", &lax).unwrap(),
+        serde_json::json!({"k": [{"x": 1, "y": 2}]})
+    );
+}

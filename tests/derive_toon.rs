@@ -315,10 +315,10 @@ fn table_rows_read_like_the_same_records_in_list_form() {
                 R::UnquotedScalar,
             ]),
         ),
-        // A value the column's type cannot take: refused with its path.
+        // A value the column's type cannot take, in every row: refused with its path.
         (
             "name,severity,count,done",
-            &["a,HIGH,1,true", "b,LOW,lots,false"],
+            &["a,HIGH,one,true", "b,LOW,lots,false"],
             Err(E::InvalidValue),
         ),
         // A required column missing from the header.
@@ -384,4 +384,25 @@ fn table_rows_read_like_the_same_records_in_list_form() {
             (a, b) => panic!("{header}: the table read {a:?}, the list {b:?}"),
         }
     }
+    // One row of a table the type cannot read is dropped and reported (a list
+    // item is not a row, and stays a refusal); a table with no row left is refused.
+    let table = "items[2]{name,severity,count,done}:\n  a,HIGH,1,true\n  b,LOW,lots,false";
+    let read = Items::from_toon_with_report(table).unwrap();
+    assert_eq!(read.value.items.len(), 1);
+    assert_eq!(read.repairs[0].kind, R::DroppedRow);
+    assert_eq!(read.repairs[0].line, 3);
+    assert!(
+        read.repairs[0].detail.contains("items[1].count"),
+        "{}",
+        read.repairs[0]
+    );
+    let strict = toon_core::ReplyOptions {
+        refuse_dropped_rows: true,
+        ..Default::default()
+    };
+    let err = Items::from_toon_with_options(table, &strict).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.path()),
+        (E::InvalidValue, Some("items[1].count"))
+    );
 }

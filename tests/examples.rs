@@ -214,3 +214,31 @@ fn stream_prints_each_violation_as_it_arrives_and_agrees_with_the_whole() {
         "violation 3: [HIGH] consent: No consent is asked before collecting emails"
     );
 }
+
+#[test]
+fn compliance_constrains_its_server_request_with_the_type_grammar() {
+    let body = compliance::constrained_request("Backups are kept for ten years.");
+    let grammar = body["grammar"].as_str().expect("a GBNF grammar");
+    assert!(
+        grammar.starts_with("root ::= compliance-analysis-d0-r0"),
+        "{grammar}"
+    );
+    assert!(
+        grammar.contains("\"HIGH\" | \"MEDIUM\" | \"LOW\""),
+        "{grammar}"
+    );
+    assert!(
+        body.get("response_format").is_none(),
+        "it would replace the grammar"
+    );
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(
+        messages.len(),
+        4,
+        "system, the example exchange, the question"
+    );
+    assert!(messages[3]["content"]
+        .as_str()
+        .unwrap()
+        .ends_with("ten years."));
+}

@@ -10,8 +10,8 @@
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use toon_core::{
-    decode, decode_reply_with_report, encode, json_model_eq, DecodeOptions, Delimiter,
-    EncodeOptions, ParseErrorKind,
+    decode, decode_reply_with_options, decode_reply_with_report, encode, json_model_eq,
+    DecodeOptions, Delimiter, EncodeOptions, FinishReason, ParseErrorKind, ReplyOptions,
 };
 
 /// Text that stresses quoting and typing. `with_markers` adds lines that look
@@ -247,13 +247,21 @@ proptest! {
     }
 
     #[test]
-    fn a_reply_cut_anywhere_is_read_or_refused_as_truncated(v in value(false), at in any::<prop::sample::Index>()) {
+    fn a_reply_cut_anywhere_is_refused_as_truncated_when_the_server_says_so(v in value(false), at in any::<prop::sample::Index>()) {
         let text = encode(&v, &EncodeOptions::default());
         let cuts: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
         let cut = &text[..cuts[at.index(cuts.len())]];
+        // With the server's word (`length`), a cut reply is never read.
+        let length = ReplyOptions { finish_reason: FinishReason::Length, ..Default::default() };
+        let e = decode_reply_with_options(cut, &length).unwrap_err();
+        prop_assert_eq!(e.kind(), ParseErrorKind::Truncated, "{}\n--- cut:\n{}", e, cut);
+        // Without it, a refusal is `Truncated` where the text shows the cut, and
+        // any other refusal stands on the cut's own last line.
         if let Err(e) = decode_reply_with_report(cut) {
+            let last = cut.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).last().map(|(i, _)| i + 1);
             prop_assert!(
-                matches!(e.kind(), ParseErrorKind::Truncated | ParseErrorKind::EmptyCompletion),
+                matches!(e.kind(), ParseErrorKind::Truncated | ParseErrorKind::EmptyCompletion)
+                    || e.line() == last,
                 "{:?} for a cut reply: {}\n--- cut:\n{}", e.kind(), e, cut
             );
         }

@@ -1,10 +1,24 @@
 //! Inputs the property tests found; each was a bug, each is fixed and pinned here.
 
 use serde_json::json;
-use toon_core::{decode, decode_reply, encode, ParseErrorKind, Toon};
+use toon_core::{
+    decode, decode_reply, decode_reply_with_options, encode, FinishReason, ParseErrorKind,
+    ReplyOptions, Toon,
+};
 
 fn kind(reply: &str) -> ParseErrorKind {
     decode_reply(reply).unwrap_err().kind()
+}
+
+/// The kind of refusal when the server said the token limit ended the reply.
+fn kind_when_cut(reply: &str) -> ParseErrorKind {
+    let length = ReplyOptions {
+        finish_reason: FinishReason::Length,
+        ..Default::default()
+    };
+    decode_reply_with_options(reply, &length)
+        .unwrap_err()
+        .kind()
 }
 
 #[test]
@@ -18,10 +32,13 @@ fn a_root_string_starting_with_a_byte_order_mark_keeps_it() {
 
 #[test]
 fn a_keyed_table_cut_inside_an_entry_key_is_truncated() {
-    assert_eq!(
-        kind("users[3:]{age,city}:\n  alice: 30,Berlin\n  bo"),
-        ParseErrorKind::Truncated
-    );
+    let cut = "users[3:]{age,city}:\n  alice: 30,Berlin\n  bo";
+    assert_eq!(kind_when_cut(cut), ParseErrorKind::Truncated);
+    // Without the server's word, a key without its colon may be the model's own
+    // slip: refused as what it is, on its line, saying how to tell.
+    let e = decode_reply(cut).unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(3)));
+    assert!(e.message().contains("finish_reason"), "{e}");
 }
 
 #[test]
@@ -33,7 +50,9 @@ fn a_root_keyed_header_cut_after_its_length_is_truncated_not_json() {
 
 #[test]
 fn a_quoted_key_cut_after_its_bracket_is_truncated() {
+    // An unclosed header: the text shows the cut.
     assert_eq!(kind("\"A 0Aa|a|_,\"["), ParseErrorKind::Truncated);
+    assert_eq!(kind_when_cut("\"A 0Aa|a|_,\"["), ParseErrorKind::Truncated);
 }
 
 #[derive(Debug, PartialEq, Toon)]

@@ -1,6 +1,7 @@
 //! The corpus files of model replies: each case a reply and the outcome it must give.
 
 use serde_json::Value;
+use toon_core::{FinishReason, ReplyOptions};
 
 pub struct Case {
     pub name: String,
@@ -12,6 +13,9 @@ pub struct Case {
     pub says: Option<String>,
     /// `=== type NAME`: the type a typed corpus decodes into.
     pub ty: Option<String>,
+    /// `=== finish stop|length` (the server's finish reason) and
+    /// `=== refuse_dropped_rows`: how the reply is read.
+    pub options: ReplyOptions,
 }
 
 /// Reads a corpus file (format described at the top of tests/replies/corpus.txt).
@@ -38,6 +42,7 @@ pub fn load(text: &str) -> Vec<Case> {
             line: None,
             says: None,
             ty: None,
+            options: ReplyOptions::default(),
         };
         while let Some(l) = lines.peek().copied() {
             let Some(directive) = l.strip_prefix("=== ") else {
@@ -61,6 +66,15 @@ pub fn load(text: &str) -> Vec<Case> {
                 ("line", n) => case.line = Some(n.parse().unwrap()),
                 ("says", text) => case.says = Some(text.to_owned()),
                 ("type", name) => case.ty = Some(name.to_owned()),
+                ("finish", reason) => {
+                    case.options.finish_reason = FinishReason::from_openai(reason);
+                    assert_ne!(
+                        case.options.finish_reason,
+                        FinishReason::Unknown,
+                        "{name}: finish {reason}"
+                    );
+                }
+                ("refuse_dropped_rows", _) => case.options.refuse_dropped_rows = true,
                 (other, _) => panic!("{name}: unknown directive {other}"),
             }
         }

@@ -3,6 +3,8 @@
 
 pub mod alloc;
 pub mod corpus;
+pub mod grammar;
+pub mod strategies;
 pub mod types;
 
 use std::path::Path;

@@ -22,17 +22,23 @@ pub enum Status {
     NonCompliant,
 }
 
+// The grammar's bounds (`max_len`) are what a short answer needs: a word, a
+// sentence, a rule id. They are not shown in the prompt.
 /// One rule the document breaks.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Violation {
     /// The rule family, e.g. privacy or retention.
+    #[toon(max_len = 24)]
     pub category: String,
     pub severity: Severity,
     /// What is wrong, in one sentence.
+    #[toon(max_len = 100)]
     pub description: String,
     /// The id of the rule broken, e.g. R-12.
+    #[toon(max_len = 8)]
     pub related_rule_id: String,
     /// What to change.
+    #[toon(max_len = 80)]
     pub remediation: String,
 }
 
@@ -42,10 +48,13 @@ pub struct ComplianceAnalysis {
     /// COMPLIANT only if no rule is broken.
     pub compliance_status: Status,
     /// Every violation found.
+    #[toon(max_items = 5)]
     pub violations: Vec<Violation>,
     /// Which rules were checked, briefly.
+    #[toon(max_len = 80)]
     pub audit_trail: String,
     /// One or two sentences for a voice assistant to say.
+    #[toon(max_len = 160)]
     pub spoken_response: String,
     #[toon(skip)]
     pub internal_note: String,

@@ -96,6 +96,8 @@ pub(crate) enum Note {
     DroppedRow {
         line: usize,
         reason: String,
+        /// Fewer cells than the header names: a cell left out, or a cut.
+        short: bool,
     },
     RecordBlock {
         line: usize,
@@ -513,6 +515,7 @@ impl<'a> Parser<'a> {
         let cells = rows.saturating_mul(width).min(self.input_len / 16);
         let mut table = Table::with_capacity(fields.to_vec(), rows, cells);
         let mut records = None;
+        let mut dropped = None;
         while let Some(row) = self.next_in_scope(depth)? {
             // A row unless an unquoted colon comes before any delimiter (a `key: value` line).
             let d = u8::try_from(h.delim).unwrap_or(b',');
@@ -530,14 +533,30 @@ impl<'a> Parser<'a> {
             self.leave(mark);
             match self.row_cells(&row, row.content, h.delim, width, &mut table.cells) {
                 Ok(()) => table.ends.push(table.cells.len()),
-                Err(e) if self.leniency.malformed_rows && self.pos < self.lines.len() => {
+                // A quoted cell left open on the last line is a cut, not a bad row.
+                Err(e)
+                    if self.leniency.malformed_rows
+                        && !(self.pos >= self.lines.len()
+                            && matches!(
+                                e.kind(),
+                                DecodeErrorKind::UnterminatedString
+                                    | DecodeErrorKind::InvalidEscape
+                            )) =>
+                {
                     self.notes.push(Note::DroppedRow {
                         line: row.number,
-                        reason: e.message().to_owned(),
+                        reason: format!("`{}`: {}", crate::lex::clip(row.content), e.message()),
+                        short: e.kind() == DecodeErrorKind::WidthMismatch
+                            && split_unquoted(row.content, h.delim).count() < width,
                     });
+                    dropped.get_or_insert(e);
                 }
                 Err(e) => return Err(e),
             }
+        }
+        // The model wrote rows and none could be read: that is not "no rows".
+        if let Some(e) = dropped.filter(|_| table.len() == 0 && records.is_none()) {
+            return Err(e);
         }
         self.span = saved_span;
         let (count, node) = match records {
@@ -640,8 +659,21 @@ impl<'a> Parser<'a> {
             } else {
                 if items.is_empty() && self.leniency.record_blocks {
                     items = self.record_block(depth + 1, None)?;
+                    if !items.is_empty() {
+                        break;
+                    }
                 }
-                break;
+                // §5.2: a line at item depth that is no item is an error in strict
+                // and non-strict mode alike, never a line silently passed over.
+                return Err(self.error_at(
+                    &item,
+                    item.content,
+                    DecodeErrorKind::UnexpectedLine,
+                    format!(
+                        "`{}` stands among the list's items but is not one; start an item with `- `, or indent the line under the item it belongs to",
+                        crate::lex::clip(item.content)
+                    ),
+                ));
             };
             self.claim(&item, !items.is_empty() || saved_span > 0)?;
             self.span = saved_span + 1;

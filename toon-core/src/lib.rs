@@ -8,6 +8,10 @@
 //!   [`Toon::from_toon`] to read the reply (tolerant of the mistakes listed on
 //!   [`RepairKind`], refusing with a [`ParseError`] what it cannot read without
 //!   guessing), [`Toon::to_toon`] for few-shot examples; [`ToonOutputParser`].
+//! - [`Toon::toon_grammar`]: the grammar (GBNF or Lark, [`GrammarSyntax`]) of
+//!   exactly the type's TOON, every text and list bounded, for servers that
+//!   constrain sampling; [`constrain_request`] puts it in a chat request in the
+//!   server's own field ([`GrammarServer`]), and [`reply_text`] reads the reply back.
 //! - [`OutputSchema`] (derive it): [`OutputSchema::json_schema`],
 //!   [`OutputSchema::schema_prompt`], [`response_format`], and [`from_json_reply`]
 //!   for JSON replies into any serde type.
@@ -78,6 +82,7 @@ mod decode;
 mod encode;
 mod equality;
 mod error;
+mod grammar;
 mod header;
 mod lex;
 mod lines;
@@ -91,10 +96,14 @@ pub use decode::decode;
 pub use encode::encode;
 pub use equality::json_model_eq;
 pub use error::{DecodeError, DecodeErrorKind};
+pub use grammar::{
+    constrain_request, reply_text, ConstrainError, GrammarServer, GrammarSyntax, DEFAULT_MAX_ITEMS,
+    DEFAULT_MAX_LEN,
+};
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
-    decode_reply, decode_reply_with_options, decode_reply_with_report, ParseError, ParseErrorKind,
-    Repair, RepairKind, Reply, ReplyOptions,
+    decode_reply, decode_reply_with_options, decode_reply_with_report, FinishReason, ParseError,
+    ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
 };
 pub use schema::{
     from_json_reply, from_json_reply_with_report, response_format, strict_violations, OutputSchema,

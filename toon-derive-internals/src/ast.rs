@@ -36,11 +36,19 @@ pub struct Field<'a> {
     pub doc: String,
     pub default: bool,
     pub skip: bool,
+    /// `#[toon(max_len = N)]`: the grammar's bound on the field's text.
+    pub max_len: Option<u32>,
+    /// `#[toon(max_items = N)]`: the grammar's bound on the field's list.
+    pub max_items: Option<u32>,
+    /// Other names the decoder reads the field by (`alias`).
+    pub aliases: Vec<String>,
 }
 
 pub struct Variant<'a> {
     pub ident: &'a syn::Ident,
     pub wire: String,
+    /// Other names the decoder reads the variant by (`alias`).
+    pub aliases: Vec<String>,
     pub doc: String,
     /// Named fields of a struct variant; empty for a unit variant.
     pub fields: Vec<Field<'a>>,
@@ -108,6 +116,7 @@ impl<'a> Container<'a> {
                     };
                     variants.push(Variant {
                         ident: &v.ident,
+                        aliases: a.aliases.clone(),
                         wire: a
                             .rename
                             .or_else(|| attrs.rename_all.map(|r| r.apply(&name, true)))
@@ -237,6 +246,9 @@ fn fields<'a>(
                 doc: attr::docs(&f.attrs),
                 default: a.default || container.default,
                 skip: a.skip,
+                max_len: a.max_len,
+                max_items: a.max_items,
+                aliases: a.aliases.clone(),
             }
         })
         .collect()

@@ -78,6 +78,10 @@ pub struct Attrs {
     pub skip: bool,
     pub krate: Option<Path>,
     pub tag: Option<String>,
+    pub max_len: Option<u32>,
+    pub max_items: Option<u32>,
+    /// `alias = "x"`, as often as given: other names the decoder reads.
+    pub aliases: Vec<String>,
 }
 
 /// Reads `#[toon(...)]` strictly (unknown or repeated keys are errors) and
@@ -92,7 +96,7 @@ pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
         let mut seen: Vec<String> = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
             let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-            if ours && seen.contains(&key) {
+            if ours && key != "alias" && seen.contains(&key) {
                 return Err(meta.error(format!("duplicate `#[toon({key})]`; give it once")));
             }
             seen.push(key.clone());
@@ -121,13 +125,31 @@ pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
                 }
                 // #[toon(skip)]
                 "skip" => out.skip = true,
+                // #[toon(alias = "old_name")], serde's spelling too
+                "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
                 // #[toon(tag = "kind")]
                 "tag" => out.tag = Some(meta.value()?.parse::<LitStr>()?.value()),
+                // #[toon(max_len = 80)], #[toon(max_items = 5)]: the grammar's bounds.
+                "max_len" | "max_items" if ours => {
+                    let lit: syn::LitInt = meta.value()?.parse()?;
+                    let n: u32 = lit.base10_parse()?;
+                    if n == 0 {
+                        return Err(syn::Error::new(
+                            lit.span(),
+                            format!("`{key} = 0` admits no value; give at least 1"),
+                        ));
+                    }
+                    if key == "max_len" {
+                        out.max_len = Some(n);
+                    } else {
+                        out.max_items = Some(n);
+                    }
+                }
                 // #[toon(crate = "my_reexport::toon_core")]
                 "crate" if ours => out.krate = Some(meta.value()?.parse::<LitStr>()?.parse()?),
                 _ if ours => {
                     return Err(meta.error(format!(
-                        "unknown attribute `#[toon({key})]`; the keys are rename, rename_all, default, skip, tag and crate"
+                        "unknown attribute `#[toon({key})]`; the keys are rename, rename_all, default, skip, tag, crate, alias, max_len and max_items"
                     )))
                 }
                 _ => {

@@ -14,15 +14,26 @@ pub fn field_shapes<'a>(
 ) -> impl Iterator<Item = TokenStream> + 'a {
     fields.iter().filter(|f| !f.skip).map(move |f| {
         let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.default);
+        let max_len = option_u32(f.max_len);
+        let max_items = option_u32(f.max_items);
         quote_spanned! {ty.span()=>
             __toon::__private::FieldShape {
                 name: #wire,
                 doc: #doc,
                 shape: <#ty as #describe>::__shape_ref(),
                 optional: #default || <#ty as #describe>::__optional(),
+                max_len: #max_len,
+                max_items: #max_items,
             }
         }
     })
+}
+
+fn option_u32(v: Option<u32>) -> TokenStream {
+    match v {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    }
 }
 
 /// The body of `fn __shape() -> __toon::Shape`.

@@ -46,6 +46,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         Body::UnitEnum(variants) => {
             let wires: Vec<_> = variants.iter().map(|v| &v.wire).collect();
             let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
+            let aliases = variant_aliases(variants);
             let indices = 0..variants.len();
             (
                 quote! {
@@ -55,7 +56,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 },
                 quote! {
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    match __cx.variant(&__node, __NAMES)? {
+                    match __cx.variant(&__node, __NAMES, #aliases)? {
                         #(#indices => ::core::result::Result::Ok(Self::#idents),)*
                         _ => ::core::unreachable!("Cx::variant returns an index into the names"),
                     }
@@ -65,6 +66,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         }
         Body::Tagged { tag, variants } => {
             let wires: Vec<_> = variants.iter().map(|v| &v.wire).collect();
+            let aliases = variant_aliases(variants);
             let arms_to = variants.iter().map(|v| {
                 let (vid, wire) = (v.ident, &v.wire);
                 let binds: Vec<_> = v.fields.iter().map(|f| f.ident).collect();
@@ -95,7 +97,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 quote! {
                     let mut __fields = __cx.object(__node, #name)?;
                     const __NAMES: &[&str] = &[#(#wires),*];
-                    match __cx.tag(&mut __fields, #tag, __NAMES)? {
+                    match __cx.tag(&mut __fields, #tag, __NAMES, #aliases)? {
                         #(#arms_from)*
                         _ => ::core::unreachable!("Cx::tag returns an index into the names"),
                     }
@@ -128,6 +130,15 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     }
 }
 
+/// `&[("old_name", index), ...]`: each variant alias and the variant it names.
+fn variant_aliases(variants: &[toon_derive_internals::ast::Variant<'_>]) -> TokenStream {
+    let pairs = variants
+        .iter()
+        .enumerate()
+        .flat_map(|(i, v)| v.aliases.iter().map(move |a| quote!((#a, #i))));
+    quote!(&[#(#pairs),*])
+}
+
 /// `__map.insert("wire", value)` for each live field; `access` spells the field's value.
 fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) -> TokenStream {
     let lines = fields.iter().filter(|f| !f.skip).map(|f| {
@@ -145,12 +156,13 @@ fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) ->
 fn read_fields_with(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
     let reads = fields.iter().map(|f| {
         let (id, wire, ty) = (f.ident, &f.wire, f.ty);
+        let aliases = &f.aliases;
         if f.skip {
             quote_spanned! {ty.span()=> #id: ::core::default::Default::default() }
         } else if f.default {
-            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(&mut __fields, #wire)? }
+            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
         } else {
-            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(&mut __fields, #wire)? }
+            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
         }
     });
     quote! {

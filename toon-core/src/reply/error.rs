@@ -71,6 +71,9 @@ struct Inner {
     path: Option<String>,
     message: String,
     source: Option<DecodeError>,
+    /// For a reply refused as cut off: what failed, for when the server says
+    /// the reply was not cut (see [`ParseError::not_cut`]).
+    cause: Option<String>,
 }
 
 impl ParseError {
@@ -85,7 +88,45 @@ impl ParseError {
             path: None,
             message: message.into(),
             source: None,
+            cause: None,
         }))
+    }
+
+    /// A reply that stops mid-document; `cause` is what failed there.
+    pub(crate) fn truncated(
+        line: Option<usize>,
+        message: impl Into<String>,
+        cause: impl Into<String>,
+    ) -> Self {
+        let mut e = ParseError::new(ParseErrorKind::Truncated, line, message);
+        e.0.cause = Some(cause.into());
+        e
+    }
+
+    /// A syntax error on a reply's last line, with no word from the server on
+    /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
+    pub(crate) fn on_last_line(mut self) -> Self {
+        self.0.message.push_str(
+            "; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)",
+        );
+        self
+    }
+
+    /// The same failure read as the model's own doing, once the server has
+    /// said that the reply ended normally (`finish_reason: stop`).
+    pub(crate) fn not_cut(self) -> Self {
+        let cause = self
+            .0
+            .cause
+            .clone()
+            .unwrap_or_else(|| self.0.message.clone());
+        let mut e = ParseError::new(
+            ParseErrorKind::Syntax,
+            self.0.line,
+            format!("{cause}; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way"),
+        );
+        e.0.source = self.0.source;
+        e
     }
 
     pub(crate) fn empty() -> Self {

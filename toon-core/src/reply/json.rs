@@ -94,7 +94,11 @@ fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
             let units = json_units(text);
             let message =
                 truncation_message(&units, units.len() + 1, &format!("JSON ends early: {e}"));
-            (ParseErrorKind::Truncated, message)
+            return ParseError::truncated(
+                Some(e.line()),
+                message,
+                format!("the JSON value is never closed ({e})"),
+            );
         }
         Category::Data if e.to_string().starts_with("missing field") => (
             ParseErrorKind::MissingField,

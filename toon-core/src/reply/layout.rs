@@ -105,24 +105,84 @@ pub(crate) fn relevel_by_context(lines: &mut [String]) -> Result<usize, usize> {
     Ok(first_moved.unwrap_or(1))
 }
 
+/// What a prompt of ours could show for "the number of items": `toon_prompt`
+/// writes `[N]`; models also copy it as `[n]`, `[#]` or `[count]`.
+const PLACEHOLDERS: [&str; 4] = ["N", "n", "#", "count"];
+
+/// `violations[N]{a,b}:` → `violations[0]{a,b}:`, and likewise on inline lists
+/// and list-item headers, with or without the colon: the prompt's placeholder
+/// for the count is replaced by a count the decoder then corrects to the items
+/// that follow. Returns the lines changed, whose count correction this repair
+/// already reports.
+pub(crate) fn count_placeholders(lines: &mut [String], repairs: &mut Vec<Repair>) -> Vec<usize> {
+    let mut changed = Vec::new();
+    for (i, line) in lines.iter_mut().enumerate() {
+        if !significant(line) {
+            continue;
+        }
+        let indent = indent_of(line);
+        let body = &line[indent..];
+        let lead = if body.starts_with("- ") { 2 } else { 0 };
+        let head = &body[lead..];
+        // The bracket must open before any colon or quote: a header, not a value.
+        let Some(open) = head
+            .find(['[', ':', '"'])
+            .filter(|&o| head.as_bytes()[o] == b'[')
+        else {
+            continue;
+        };
+        let Some(close) = head[open..].find(']').map(|c| open + c) else {
+            continue;
+        };
+        let inside = &head[open + 1..close];
+        let (word, delim) = match inside.strip_suffix(['|', '\t']) {
+            Some(w) => (w, &inside[w.len()..]),
+            None => (inside, ""),
+        };
+        if !PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(word)) {
+            continue;
+        }
+        let at = indent + lead + open;
+        let fixed = format!(
+            "{}[0{delim}]{}",
+            &line[..at],
+            &line[indent + lead + close + 1..]
+        );
+        repairs.push(Repair::new(
+            RepairKind::CompletedHeader,
+            i + 1,
+            format!("`[{word}]` is the prompt's placeholder for the count: the items that follow were counted"),
+        ));
+        *line = fixed;
+        changed.push(i + 1);
+    }
+    changed
+}
+
 /// `violations[2]{a,b}` at the top level → `violations[2]{a,b}:`.
 pub(crate) fn add_header_colons(lines: &mut [String], repairs: &mut Vec<Repair>) {
     for (i, line) in lines.iter_mut().enumerate() {
-        if !significant(line) || indent_of(line) > 0 {
-            continue;
+        if significant(line) && indent_of(line) == 0 {
+            add_header_colon(line, i + 1, repairs);
         }
-        let content = line.trim_end_matches(' ');
-        if let HeaderParse::Malformed(e) = parse_header(content, 64) {
-            if e.kind == DecodeErrorKind::MissingColon && e.offset == content.len() {
-                let fixed = format!("{content}:");
-                if matches!(parse_header(&fixed, 64), HeaderParse::Header(_)) {
-                    repairs.push(Repair::new(
-                        RepairKind::AddedColon,
-                        i + 1,
-                        format!("`{}` had no colon", crate::lex::clip(content)),
-                    ));
-                    *line = fixed;
-                }
+    }
+}
+
+/// One line's header without its colon (`violations[2]{a,b}`) gets it back,
+/// if that makes it a header.
+pub(crate) fn add_header_colon(line: &mut String, number: usize, repairs: &mut Vec<Repair>) {
+    let indent = indent_of(line);
+    let content = line[indent..].trim_end_matches(' ');
+    if let HeaderParse::Malformed(e) = parse_header(content, 64) {
+        if e.kind == DecodeErrorKind::MissingColon && e.offset == content.len() {
+            let fixed = format!("{content}:");
+            if matches!(parse_header(&fixed, 64), HeaderParse::Header(_)) {
+                repairs.push(Repair::new(
+                    RepairKind::AddedColon,
+                    number,
+                    format!("`{}` had no colon", crate::lex::clip(content)),
+                ));
+                *line = format!("{}{fixed}", &line[..indent]);
             }
         }
     }
@@ -148,6 +208,20 @@ mod tests {
         let mut l = lines("a:\n  b:\n    c: 1");
         assert_eq!(relevel(&mut l, &mut r), 2);
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn placeholders() {
+        let mut r = Vec::new();
+        let mut l =
+            lines("v[N]{a,b}:\n  1,2\ntags[n]: x,y\n  - k[#]:\nnote: see [N]\nw[count|]{a}");
+        assert_eq!(count_placeholders(&mut l, &mut r), vec![1, 3, 4, 6]);
+        assert_eq!(l[0], "v[0]{a,b}:");
+        assert_eq!(l[2], "tags[0]: x,y");
+        assert_eq!(l[3], "  - k[0]:");
+        assert_eq!(l[4], "note: see [N]", "a value is data");
+        assert_eq!(l[5], "w[0|]{a}");
+        assert!(r.iter().all(|r| r.kind == RepairKind::CompletedHeader));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! fixed set of formatting mistakes and refusing what cannot be read without guessing.
 
 mod error;
+mod finish;
 mod json;
 pub(crate) mod layout;
 mod report;
@@ -12,20 +13,40 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 pub use error::{ParseError, ParseErrorKind};
+pub(crate) use finish::settle;
+pub use finish::FinishReason;
 pub use report::{Repair, RepairKind, Reply};
 
 use crate::decode::{decode_lenient, Decoded, Leniency, Note};
 use crate::node::Node;
 use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 
-/// Limits for the reply decoders; the defaults suit model replies.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How the reply decoders read a reply: limits, what the server said about how
+/// the reply ended, and whether a dropped row refuses the reply. The defaults
+/// suit model replies.
+///
+/// ```
+/// use toon_core::{decode_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
+/// // A reply the server cut at its token limit is never read as complete.
+/// let cut = ReplyOptions { finish_reason: FinishReason::Length, ..Default::default() };
+/// let err = decode_reply_with_options("answer: Par", &cut).unwrap_err();
+/// assert_eq!(err.kind(), ParseErrorKind::Truncated);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplyOptions {
     /// The deepest nesting accepted (default 128); deeper is `LimitExceeded`.
     pub max_depth: usize,
     /// The longest reply accepted, in bytes (default 16 MiB); longer is
     /// `LimitExceeded`, refused before any work, so memory stays bounded.
     pub max_bytes: usize,
+    /// How the server said the reply ended (default `Unknown`): `Length` makes
+    /// any reply that does not read, and any TOON reply at all, `Truncated`;
+    /// `Stop` means nothing is ever called `Truncated`; `Unknown` leaves it to
+    /// what the text shows (an unclosed quoted string, header or JSON value).
+    pub finish_reason: FinishReason,
+    /// Refuse a reply with any dropped row (default false: a malformed row of a
+    /// table is dropped and reported as `dropped_row`, the rest kept).
+    pub refuse_dropped_rows: bool,
 }
 
 impl Default for ReplyOptions {
@@ -33,6 +54,8 @@ impl Default for ReplyOptions {
         ReplyOptions {
             max_depth: 128,
             max_bytes: 16 << 20,
+            finish_reason: FinishReason::Unknown,
+            refuse_dropped_rows: false,
         }
     }
 }
@@ -96,10 +119,15 @@ pub fn decode_reply_with_options(
     completion: &str,
     options: &ReplyOptions,
 ) -> Result<Reply<Value>, ParseError> {
-    decode_reply_guided(completion, None, false, options).map(|g| Reply {
-        value: g.value.into_value(),
-        repairs: g.repairs,
-    })
+    let mut short_rows = Vec::new();
+    let result = decode_reply_guided(completion, None, false, options).map(|g| {
+        short_rows = g.short_rows;
+        Reply {
+            value: g.value.into_value(),
+            repairs: g.repairs,
+        }
+    });
+    settle(result, completion, options, &short_rows, &|_| None)
 }
 
 /// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
@@ -172,6 +200,8 @@ pub(crate) struct Guided<'c> {
     pub repairs: Vec<Repair>,
     /// Path to line (`violations[1]` → 7); empty unless asked for.
     pub lines: HashMap<String, usize>,
+    /// The lines of dropped rows that had fewer cells than their header.
+    pub short_rows: Vec<usize>,
 }
 
 /// The reply decoder, with an optional guide and optional line tracking.
@@ -207,6 +237,7 @@ pub(crate) fn decode_reply_guided<'c>(
                 value: d.value,
                 repairs: Vec::new(),
                 lines: d.lines,
+                short_rows: Vec::new(),
             });
         }
     }
@@ -215,16 +246,28 @@ pub(crate) fn decode_reply_guided<'c>(
     if lines.iter().all(|l| l.trim().is_empty()) {
         return Err(ParseError::empty());
     }
+    let mut short_rows = Vec::new();
     let (value, index) = if json::looks_like_json(&lines) {
         (
             Node::from(json::decode_json(&lines, &mut repairs)?),
             HashMap::new(),
         )
     } else {
+        let counted = layout::count_placeholders(&mut lines, &mut repairs);
         if let Some(guide) = guide {
             guide.repair(&mut lines, &mut repairs);
         }
-        let d = decode_repaired(lines, &mut repairs, track_lines, &spec)?;
+        let d = decode_repaired(lines, &mut repairs, &counted, track_lines, &spec)?;
+        short_rows = d
+            .notes
+            .iter()
+            .filter_map(|n| match n {
+                Note::DroppedRow {
+                    line, short: true, ..
+                } => Some(*line),
+                _ => None,
+            })
+            .collect();
         (d.value, d.lines)
     };
     repairs.sort_by_key(|r| r.line);
@@ -232,6 +275,7 @@ pub(crate) fn decode_reply_guided<'c>(
         value,
         repairs,
         lines: index,
+        short_rows,
     })
 }
 
@@ -239,6 +283,7 @@ pub(crate) fn decode_reply_guided<'c>(
 fn decode_repaired<'b>(
     mut lines: Vec<String>,
     repairs: &mut Vec<Repair>,
+    counted: &[usize],
     track_lines: bool,
     spec: &DecodeOptions,
 ) -> Result<Decoded<'b>, ParseError> {
@@ -290,8 +335,13 @@ fn decode_repaired<'b>(
         other => other.map_err(|e| (e, lines)),
     };
     match outcome {
-        Ok(mut d) => {
-            repairs.extend(std::mem::take(&mut d.notes).into_iter().map(note_to_repair));
+        Ok(d) => {
+            // A placeholder's count is reported as the placeholder's repair.
+            let notes = d
+                .notes
+                .iter()
+                .filter(|n| !matches!(n, Note::Count { line, .. } if counted.contains(line)));
+            repairs.extend(notes.cloned().map(note_to_repair));
             Ok(d)
         }
         Err((e, lines)) => Err(classify(e, &lines)),
@@ -331,7 +381,7 @@ fn note_to_repair(note: Note) -> Repair {
             line,
             "blank line between rows",
         ),
-        Note::DroppedRow { line, reason } => Repair::new(RepairKind::DroppedRow, line, reason),
+        Note::DroppedRow { line, reason, .. } => Repair::new(RepairKind::DroppedRow, line, reason),
         Note::RecordBlock { line, records } => Repair::new(
             RepairKind::RecordsToTable,
             line,
@@ -350,29 +400,51 @@ fn classify(e: DecodeError, lines: &[String]) -> ParseError {
         .rposition(|l| !l.trim().is_empty())
         .map_or(0, |i| i + 1);
     let on_last_line = e.line() == last;
+    let open_bracket = on_last_line
+        && lines
+            .get(last.wrapping_sub(1))
+            .is_some_and(|l| leaves_open(l));
     let kind = match e.kind() {
-        K::UnterminatedString
-        | K::InvalidEscape
-        | K::MissingColon
-        | K::InvalidHeader
-        | K::WidthMismatch
-        | K::UnexpectedLine
-        | K::TextAfterQuote
-            if on_last_line =>
-        {
+        // What the text itself shows to be cut: a quoted string or a header left
+        // open on the last line. Anything else there may be the model's own
+        // mistake; the finish reason decides (see `finish`).
+        K::UnterminatedString | K::InvalidEscape | K::InvalidHeader if on_last_line => {
             ParseErrorKind::Truncated
         }
+        _ if open_bracket => ParseErrorKind::Truncated,
         K::DepthLimit => ParseErrorKind::LimitExceeded,
         K::Indentation | K::UnexpectedIndent => {
             return ambiguous(e.line(), e.message()).with_source(e);
         }
         _ => ParseErrorKind::Syntax,
     };
-    let message = match kind {
-        ParseErrorKind::Truncated => truncation_message(lines, e.line(), e.message()),
-        _ => format!("{} (column {})", e.message(), e.column()),
-    };
-    ParseError::new(kind, Some(e.line()), message).with_source(e)
+    let plain = format!("{} (column {})", e.message(), e.column());
+    match kind {
+        ParseErrorKind::Truncated => ParseError::truncated(
+            Some(e.line()),
+            truncation_message(lines, e.line(), e.message()),
+            plain,
+        )
+        .with_source(e),
+        _ => ParseError::new(kind, Some(e.line()), plain).with_source(e),
+    }
+}
+
+/// A line that opens a bracket or brace outside quotes and never closes it: a
+/// header cut before its end (`violations[2]{category,sev`).
+fn leaves_open(line: &str) -> bool {
+    let (mut open, mut quoted, mut escaped) = (0i32, false, false);
+    for c in line.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '[' | '{' if !quoted => open += 1,
+            ']' | '}' if !quoted => open -= 1,
+            _ => {}
+        }
+    }
+    open > 0
 }
 
 /// The message for a reply cut off mid-document, naming a repetition loop when

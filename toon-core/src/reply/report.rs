@@ -45,6 +45,8 @@ pub enum RepairKind {
     CompletedHeader,
     /// A key the type does not have was ignored.
     IgnoredKey,
+    /// A single value where the type wants a list was read as a list of one.
+    WrappedInList,
 }
 
 impl RepairKind {
@@ -68,6 +70,7 @@ impl RepairKind {
             RepairKind::EnumCase => "enum_case",
             RepairKind::CompletedHeader => "completed_header",
             RepairKind::IgnoredKey => "ignored_key",
+            RepairKind::WrappedInList => "wrapped_in_list",
         }
     }
 }

@@ -4,7 +4,7 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
+use super::{Guide, ParseError, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 
@@ -93,7 +93,7 @@ pub(crate) fn strip(
     strip_tool_calls(&mut lines, repairs);
     if !strip_fences(&mut lines, repairs) {
         strip_leading_prose(&mut lines, repairs, guide);
-        strip_trailing_prose(&mut lines, repairs);
+        strip_trailing_prose(&mut lines, repairs, guide);
     }
     Ok(lines)
 }
@@ -151,10 +151,10 @@ fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<()
         }
     }
     if let Some(start) = inside {
-        return Err(ParseError::new(
-            ParseErrorKind::Truncated,
+        return Err(ParseError::truncated(
             Some(start + 1),
             "the reply ended inside its reasoning block (`<think>` never closed); raise max_tokens or turn reasoning off",
+            "the reasoning block (`<think>`) is never closed",
         ));
     }
     Ok(())
@@ -267,8 +267,14 @@ fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>, guide: O
 /// a final run of lines at the left margin, with no colon and a space in each,
 /// whose last line ends a sentence or that a blank line sets apart. Such lines
 /// could never be part of a TOON object; a single cut-off token (`complianc`) is
-/// not prose and is left for the decoder to refuse as truncated.
-fn strip_trailing_prose(lines: &mut [String], repairs: &mut Vec<Repair>) {
+/// not prose and is left for the decoder to refuse as truncated. A line that
+/// starts with a key the type knows (`spoken_response One problem.`) is the
+/// document's, missing its colon.
+fn strip_trailing_prose(
+    lines: &mut [String],
+    repairs: &mut Vec<Repair>,
+    guide: Option<&dyn Guide>,
+) {
     let significant: Vec<usize> = (0..lines.len())
         .filter(|&i| !lines[i].trim().is_empty())
         .collect();
@@ -278,6 +284,7 @@ fn strip_trailing_prose(lines: &mut [String], repairs: &mut Vec<Repair>) {
             && t.contains(' ')
             && find_unquoted(t, |c| c == ':').is_none()
             && !t.starts_with(['-', '"', '[', '{', '#'])
+            && !guide.is_some_and(|g| g.starts_document(t))
     };
     let Some(&last) = significant.last() else {
         return;
@@ -335,6 +342,7 @@ pub(crate) fn starts_document(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ParseErrorKind;
 
     fn run(s: &str) -> (String, Vec<RepairKind>) {
         let mut r = Vec::new();

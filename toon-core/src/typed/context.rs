@@ -23,6 +23,8 @@ pub struct Cx {
     repairs: Vec<Repair>,
     /// Typed repairs not yet placed on a line: (index in `repairs`, path).
     unplaced: Vec<(usize, String)>,
+    /// Drop (and report) a table row the type cannot read, rather than refuse.
+    drop_rows: bool,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -37,13 +39,14 @@ enum Segment {
 }
 
 impl Cx {
-    pub(crate) fn new(repairs: Vec<Repair>) -> Self {
+    pub(crate) fn new(repairs: Vec<Repair>, drop_rows: bool) -> Self {
         Cx {
             path: Vec::new(),
             memo: Memo::new(),
             keys: Vec::new(),
             repairs,
             unplaced: Vec::new(),
+            drop_rows,
         }
     }
 
@@ -149,15 +152,19 @@ impl Cx {
         }
     }
 
-    /// Takes the field `key`; a missing key is an error unless the type has a
-    /// value for "missing" (`Option`).
+    /// Takes the field `key` (or, failing that, one of its `aliases`); a
+    /// missing key is an error unless the type has a value for "missing" (`Option`).
     pub fn field<T: Toon>(
         &mut self,
         fields: &mut Fields<'_>,
         key: &'static str,
+        aliases: &'static [&'static str],
     ) -> Result<T, ParseError> {
         self.path.push(Segment::Field(key));
-        let out = match fields.take(key, &mut self.memo) {
+        let out = match fields
+            .take(key, &mut self.memo)
+            .or_else(|| fields.take_alias(aliases))
+        {
             Some(v) => T::__from_node(v, self),
             None => T::__missing().ok_or_else(|| {
                 self.error(
@@ -175,9 +182,10 @@ impl Cx {
         &mut self,
         fields: &mut Fields<'_>,
         key: &'static str,
+        aliases: &'static [&'static str],
     ) -> Result<T, ParseError> {
-        if fields.contains(key, &mut self.memo) {
-            self.field(fields, key)
+        if fields.contains(key, &mut self.memo) || aliases.iter().any(|a| fields.has(a)) {
+            self.field(fields, key, aliases)
         } else {
             Ok(T::default())
         }
@@ -195,15 +203,45 @@ impl Cx {
         out
     }
 
+    /// Reads row `index` of a table. A row the type cannot read is dropped and
+    /// reported (the seed's rule for malformed rows), unless rows may not be
+    /// dropped; `first` keeps the first such error, for a table whose every row
+    /// is dropped.
+    fn row<T: Toon>(
+        &mut self,
+        node: Node<'_>,
+        index: usize,
+        out: &mut Vec<T>,
+        first: &mut Option<ParseError>,
+    ) -> Result<(), ParseError> {
+        match self.element(node, index) {
+            Ok(value) => out.push(value),
+            Err(e) if self.drop_rows => {
+                self.path.push(Segment::Index(index));
+                let at = e.path().map(|p| format!("at `{p}`: ")).unwrap_or_default();
+                self.repair(
+                    RepairKind::DroppedRow,
+                    format!("the row cannot be read ({at}{})", e.message()),
+                );
+                self.path.pop();
+                first.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+
     /// Reads the rows of a table: each lent to `T` as a [`Row`] when the header
-    /// is flat, so no row is assembled into an object.
+    /// is flat, so no row is assembled into an object. A table whose every row
+    /// had to be dropped is refused: the model wrote rows, and none could be read.
     pub(crate) fn rows<T: Toon>(&mut self, table: Table<'_>) -> Result<Vec<T>, ParseError> {
+        let mut out = Vec::with_capacity(table.len());
+        let mut first = None;
         if !table.is_flat() {
-            return table
-                .into_rows()
-                .enumerate()
-                .map(|(i, row)| self.element(Node::object(row), i))
-                .collect();
+            for (i, row) in table.into_rows().enumerate() {
+                self.row(Node::object(row), i, &mut out, &mut first)?;
+            }
+            return every_row_dropped(out, first);
         }
         let Table {
             fields,
@@ -214,7 +252,6 @@ impl Cx {
         // the rows are split off the cells one by one.
         let mut cells: Vec<Scalar<'_>> = cells;
         let mut rest = cells.as_mut_slice();
-        let mut out = Vec::with_capacity(ends.len());
         let outer = std::mem::take(&mut self.memo);
         let mut start = 0;
         for (i, &end) in ends.iter().enumerate() {
@@ -225,16 +262,24 @@ impl Cx {
                 fields: &fields,
                 cells,
             };
-            match self.element(Node::Row(row), i) {
-                Ok(value) => out.push(value),
-                Err(e) => {
-                    self.memo = outer;
-                    return Err(e);
-                }
+            if let Err(e) = self.row(Node::Row(row), i, &mut out, &mut first) {
+                self.memo = outer;
+                return Err(e);
             }
         }
         self.memo = outer;
-        Ok(out)
+        every_row_dropped(out, first)
+    }
+
+    /// A single value where a list is wanted, read as a one-item list (reported).
+    pub(crate) fn lone_item<T: Toon>(&mut self, node: Node<'_>) -> Result<Vec<T>, ParseError> {
+        let what = node.describe();
+        let item = self.element(node, 0)?;
+        self.repair(
+            RepairKind::WrappedInList,
+            format!("a single {what} where a list belongs, read as a list of one"),
+        );
+        Ok(vec![item])
     }
 
     /// Reads entry `key` of a map.
@@ -251,10 +296,11 @@ impl Cx {
         fields: &mut Fields<'_>,
         tag: &'static str,
         names: &[&str],
+        aliases: &[(&str, usize)],
     ) -> Result<usize, ParseError> {
         self.path.push(Segment::Field(tag));
         let out = match fields.take(tag, &mut self.memo) {
-            Some(v) => self.variant(&v, names),
+            Some(v) => self.variant(&v, names, aliases),
             None => Err(self.error(
                 ParseErrorKind::MissingField,
                 format!(
@@ -267,9 +313,15 @@ impl Cx {
         out
     }
 
-    /// Matches a unit-enum value against the variants' wire names, forgiving letter case (reported).
+    /// Matches a unit-enum value against the variants' wire names and their
+    /// `aliases` (alias, variant), forgiving letter case and separators (reported).
     #[inline]
-    pub fn variant(&mut self, node: &Node<'_>, names: &[&str]) -> Result<usize, ParseError> {
+    pub fn variant(
+        &mut self,
+        node: &Node<'_>,
+        names: &[&str],
+        aliases: &[(&str, usize)],
+    ) -> Result<usize, ParseError> {
         let Some(text) = (match node {
             Node::Scalar(s) => s.as_str(),
             _ => None,
@@ -286,10 +338,10 @@ impl Cx {
         if let Some(i) = names.iter().position(|n| *n == text) {
             return Ok(i);
         }
-        let folded: Vec<usize> = (0..names.len())
-            .filter(|&i| names[i].eq_ignore_ascii_case(text))
-            .collect();
-        if let [i] = folded[..] {
+        if let Some(&(_, i)) = aliases.iter().find(|(a, _)| *a == text) {
+            return Ok(i);
+        }
+        if let Some(i) = loose_variant(names.iter().copied(), text) {
             self.repair(
                 RepairKind::EnumCase,
                 format!("`{text}` read as `{}`", names[i]),
@@ -300,6 +352,35 @@ impl Cx {
             ParseErrorKind::InvalidValue,
             format!("`{text}` is not one of {}", names.join(", ")),
         ))
+    }
+}
+
+/// The one variant `text` names once letter case and the separators `_`, `-`
+/// and space are set aside (`how_to`, `How-To` and `HOW TO` for `HowTo`); none
+/// if no variant or more than one does.
+pub(crate) fn loose_variant<'n>(names: impl Iterator<Item = &'n str>, text: &str) -> Option<usize> {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '_' | '-' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = fold(text);
+    let mut found = names
+        .enumerate()
+        .filter(|(_, n)| fold(n) == wanted)
+        .map(|(i, _)| i);
+    match (found.next(), found.next()) {
+        (Some(i), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// The rows read, or the first row's error if every row was dropped.
+fn every_row_dropped<T>(out: Vec<T>, first: Option<ParseError>) -> Result<Vec<T>, ParseError> {
+    match first {
+        Some(e) if out.is_empty() => Err(e),
+        _ => Ok(out),
     }
 }
 
@@ -346,6 +427,31 @@ impl<'t> Fields<'t> {
                 *taken |= 1 << i?;
                 Some(Node::Scalar(std::mem::take(&mut row.cells[i?])))
             }
+        }
+    }
+
+    /// Takes the first of `aliases` present (slow path: aliases are rare).
+    fn take_alias(&mut self, aliases: &'static [&'static str]) -> Option<Node<'t>> {
+        let alias = aliases.iter().find(|a| self.has(a))?;
+        match &mut self.0 {
+            Source::Map(map) => map.shift_remove(*alias),
+            Source::Row { row, taken, .. } => {
+                let i = row.fields.iter().position(|f| f.name == *alias)?;
+                *taken |= 1 << i;
+                Some(Node::Scalar(std::mem::take(&mut row.cells[i])))
+            }
+        }
+    }
+
+    /// Has a value under exactly this name, not yet taken.
+    fn has(&self, name: &str) -> bool {
+        match &self.0 {
+            Source::Map(map) => map.contains_key(name),
+            Source::Row { row, taken, .. } => row
+                .fields
+                .iter()
+                .position(|f| f.name == name)
+                .is_some_and(|i| i < row.cells.len() && taken & (1 << i) == 0),
         }
     }
 

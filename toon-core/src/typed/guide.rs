@@ -2,12 +2,13 @@
 //! which of them are tables and with which columns, and which columns are text.
 //! Each applies only to a line that would otherwise fail to decode.
 
+use super::context::loose_variant;
 use super::render::{field_list, table_fields};
 use super::shape::{FieldShape, Shape};
 use crate::encode::quote;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, offset_in, parse_number, split_unquoted, trim_spaces};
-use crate::reply::layout::{indent_of, significant};
+use crate::reply::layout::{add_header_colon, indent_of, significant};
 use crate::reply::Guide;
 use crate::{Repair, RepairKind};
 
@@ -83,6 +84,8 @@ fn apply(
         }
         let end = block_end(lines, i, base);
         add_key_colon(fields, &mut lines[i], base, i + 1, repairs);
+        // Before the header is completed or widened, so the repairs compose.
+        add_header_colon(&mut lines[i], i + 1, repairs);
         complete_header(fields, lines, i, end, base, repairs);
         widen_header(fields, lines, i, end, repairs);
         mend_rows(fields, lines, i, end, repairs, missing);
@@ -332,8 +335,25 @@ fn mend_rows(
                 })
         };
         let candidates: Vec<usize> = (0..width).filter(|&t| fits(t)).collect();
-        let [t] = candidates[..] else {
-            continue;
+        let t = match candidates[..] {
+            [t] => t,
+            // Two text columns could each take the extra cell; a comma followed
+            // by a space, where no other is, is prose (`Mask it, then rotate`).
+            [_, _, ..] if extra == 1 => {
+                let spaced: Vec<usize> = (0..cells.len() - 1)
+                    .filter(|&k| {
+                        let end = offset_in(row, cells[k]) + cells[k].len();
+                        row[end..]
+                            .find(h.delim)
+                            .is_some_and(|d| row[end + d + h.delim.len_utf8()..].starts_with(' '))
+                    })
+                    .collect();
+                match spaced[..] {
+                    [k] if candidates.contains(&k) => k,
+                    _ => continue,
+                }
+            }
+            _ => continue,
         };
         let last = t + extra;
         let start = offset_in(row, cells[t]);
@@ -440,10 +460,7 @@ fn cell_fits(cell: &str, shape: &Shape) -> bool {
         Shape::Bool => matches!(unquoted, "true" | "false"),
         Shape::Integer { .. } => parse_number(unquoted).is_some_and(|n| n.is_i64() || n.is_u64()),
         Shape::Float => parse_number(unquoted).is_some(),
-        Shape::Enum(e) => e
-            .variants
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case(unquoted)),
+        Shape::Enum(e) => loose_variant(e.variants.iter().map(|v| v.0), unquoted).is_some(),
         Shape::Option(inner) => cell == "null" || cell_fits(cell, &inner.resolve()),
         _ => false,
     }

@@ -192,6 +192,9 @@ impl<T: Toon> Toon for Vec<T> {
                 .map(|(i, v)| cx.element(v, i))
                 .collect(),
             Node::Table(table) => cx.rows(*table),
+            // `audit_trail: Scanned the logs` where a list is wanted: one item.
+            Node::Scalar(s) if !matches!(s, Scalar::Null) => cx.lone_item(Node::Scalar(s)),
+            Node::Object(map) => cx.lone_item(Node::Object(map)),
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
                 format!("expected a list, found {}", other.describe()),

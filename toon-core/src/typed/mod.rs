@@ -4,7 +4,7 @@
 mod context;
 mod guide;
 mod impls;
-mod render;
+pub(crate) mod render;
 mod shape;
 mod stream;
 
@@ -17,8 +17,8 @@ pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantS
 pub use stream::{Event, ToonEvents, ToonStream};
 
 use crate::node::Node;
-use crate::reply::decode_reply_guided;
-use crate::{encode, ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
+use crate::reply::{decode_reply_guided, settle};
+use crate::{encode, GrammarSyntax, ParseError, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -86,40 +86,39 @@ pub trait Toon: Sized {
         options: &ReplyOptions,
     ) -> Result<Reply<Self>, ParseError> {
         let guide = guide::TypeGuide::new(Self::__shape());
-        let decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
-        let mut cx = Cx::new(decoded.repairs);
-        let mut result = Self::__from_node(decoded.value, &mut cx);
-        if result.is_err() || cx.has_unplaced() {
-            // Place typed repairs and errors on the lines of the completion: decode
-            // once more, recording where each value stood. Only replies that need
-            // it pay for the second pass.
-            let lines = decode_reply_guided(completion, Some(&guide), true, options)?.lines;
-            cx.place(&lines);
-            if let Err(e) = &mut result {
-                e.place(&lines);
+        let mut short_rows = Vec::new();
+        let mut read = || {
+            let decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
+            short_rows = decoded.short_rows;
+            let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
+            let mut result = Self::__from_node(decoded.value, &mut cx);
+            if result.is_err() || cx.has_unplaced() {
+                // Place typed repairs and errors on the lines of the completion: decode
+                // once more, recording where each value stood. Only replies that need
+                // it pay for the second pass.
+                let lines = decode_reply_guided(completion, Some(&guide), true, options)?.lines;
+                cx.place(&lines);
+                if let Err(e) = &mut result {
+                    e.place(&lines);
+                }
             }
-        }
-        let value = result?;
-        let repairs = cx.into_repairs();
-        // Under a type, a dropped row is a record lost: refuse rather than return
-        // a value that silently lacks it (a free-form `Value` keeps the untyped rule).
-        if !matches!(Self::__shape(), Shape::Any) {
-            if let Some(row) = repairs.iter().find(|r| r.kind == RepairKind::DroppedRow) {
-                return Err(match guide.missing_cell(row.line) {
-                    Some(column) => ParseError::new(
-                        ParseErrorKind::MissingField,
-                        Some(row.line),
-                        format!("the row has no `{column}`: the model left it out, and the row cannot be read without it"),
-                    ),
-                    None => ParseError::new(
-                        ParseErrorKind::InvalidValue,
-                        Some(row.line),
-                        format!("the row cannot be read ({}); dropping it would lose a record", row.detail),
-                    ),
-                });
+            let value = result?;
+            let mut repairs = cx.into_repairs();
+            // A row dropped for a missing cell says which, where only one column can be it.
+            for r in repairs
+                .iter_mut()
+                .filter(|r| r.kind == RepairKind::DroppedRow)
+            {
+                if let Some(column) = guide.missing_cell(r.line) {
+                    r.detail = format!("the row has no `{column}`: {}", r.detail);
+                }
             }
-        }
-        Ok(Reply { value, repairs })
+            Ok(Reply { value, repairs })
+        };
+        let result = read();
+        settle(result, completion, options, &short_rows, &|line| {
+            guide.missing_cell(line)
+        })
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
@@ -139,6 +138,24 @@ pub trait Toon: Sized {
     /// empty list, and the quoting rule.
     fn toon_prompt() -> String {
         render::prompt(&Self::__shape())
+    }
+
+    /// The grammar of exactly the TOON that [`to_toon`](Toon::to_toon) writes for
+    /// values of the type, every text and list bounded, for a server that
+    /// constrains sampling to it ([`constrain_request`](crate::constrain_request)
+    /// adds it to a request). Every reply it admits is read by
+    /// [`from_toon`](Toon::from_toon) with no repair; what it holds and its
+    /// bounds are listed in the [module docs](crate::GrammarSyntax).
+    ///
+    /// ```
+    /// use toon_core::{GrammarSyntax, Toon};
+    /// let gbnf = <Vec<u8>>::toon_grammar(GrammarSyntax::Gbnf);
+    /// assert!(gbnf.starts_with("root ::= "));
+    /// let lark = <Vec<u8>>::toon_grammar(GrammarSyntax::Lark);
+    /// assert!(lark.starts_with("start: "));
+    /// ```
+    fn toon_grammar(syntax: GrammarSyntax) -> String {
+        crate::grammar::toon_grammar(&Self::__shape(), syntax)
     }
 }
 

@@ -63,6 +63,11 @@ pub struct FieldShape {
     pub shape: Shape,
     /// May the key be missing (`Option`, or `#[serde(default)]`)?
     pub optional: bool,
+    /// `#[toon(max_len = N)]`: the longest text a grammar admits for the field
+    /// (or for each text item of its list), in characters.
+    pub max_len: Option<u32>,
+    /// `#[toon(max_items = N)]`: the most items a grammar admits for the field's list or map.
+    pub max_items: Option<u32>,
 }
 
 /// An enum of unit variants.

@@ -1,0 +1,562 @@
+//! `Toon::toon_grammar`: both syntaxes compile, admit what `to_toon` writes for
+//! generated values, and every text they admit that way decodes strictly and
+//! back to the value; they refuse what `from_toon` would have to repair or
+//! refuse. The GBNF text is pinned by a snapshot.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::grammar::Checker;
+use common::strategies::{answer, compliance, text};
+use common::types::*;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use toon_core::{
+    constrain_request, decode, reply_text, GrammarServer, GrammarSyntax, Toon, DEFAULT_MAX_ITEMS,
+};
+
+/// A point: a flat struct, used as a nested column group and as map values.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Point {
+    x: i8,
+    y: i8,
+}
+
+/// Shapes the example types do not have.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Shapes {
+    /// A nested struct.
+    origin: Point,
+    /// Rows with a nested field group.
+    segments: Vec<Segment>,
+    /// Items in list form (a list inside each).
+    groups: Vec<Group>,
+    /// A list of lists.
+    grid: Vec<Vec<u8>>,
+    /// A map of flat structs (a keyed table when it has two or more).
+    named: BTreeMap<String, Point>,
+    /// A map of numbers.
+    counts: BTreeMap<String, u16>,
+    /// An optional struct.
+    corner: Option<Point>,
+    /// Optional enum values.
+    flags: Vec<Option<Label>>,
+    on: bool,
+    #[toon(max_len = 12)]
+    short: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Segment {
+    from: Point,
+    to: Point,
+    label: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Group {
+    name: String,
+    members: Vec<String>,
+}
+
+/// A tree: recursion through a list.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Tree {
+    name: String,
+    children: Vec<Tree>,
+}
+
+/// A free-form field.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Note {
+    title: String,
+    extra: Value,
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    (any::<i8>(), any::<i8>()).prop_map(|(x, y)| Point { x, y })
+}
+
+fn label() -> impl Strategy<Value = Label> {
+    prop_oneof![Just(Label::Cup), Just(Label::Spoon), Just(Label::Plate)]
+}
+
+fn shapes() -> impl Strategy<Value = Shapes> {
+    let segment = (point(), point(), prop::option::of(text()))
+        .prop_map(|(from, to, label)| Segment { from, to, label });
+    let group = (text(), prop::collection::vec(text(), 0..4))
+        .prop_map(|(name, members)| Group { name, members });
+    (
+        (
+            point(),
+            prop::collection::vec(segment, 0..4),
+            prop::collection::vec(group, 0..3),
+            prop::collection::vec(prop::collection::vec(any::<u8>(), 0..4), 0..3),
+        ),
+        (
+            prop::collection::btree_map("[a-z_]{1,6}|[ -~]{0,6}", point(), 0..4),
+            prop::collection::btree_map("[a-z]{1,5}", any::<u16>(), 0..3),
+            prop::option::of(point()),
+            prop::collection::vec(prop::option::of(label()), 0..4),
+            any::<bool>(),
+            "[ -~]{0,12}",
+        ),
+    )
+        .prop_map(
+            |((origin, segments, groups, grid), (named, counts, corner, flags, on, short))| {
+                Shapes {
+                    origin,
+                    segments,
+                    groups,
+                    grid,
+                    named,
+                    counts,
+                    corner,
+                    flags,
+                    on,
+                    short,
+                }
+            },
+        )
+}
+
+fn detections() -> impl Strategy<Value = Detections> {
+    let detection = (
+        label(),
+        prop::num::f64::NORMAL | prop::num::f64::ZERO,
+        text(),
+    )
+        .prop_map(|(label, score, note)| Detection { label, score, note });
+    (prop::collection::vec(detection, 0..5), any::<u32>())
+        .prop_map(|(objects, count)| Detections { objects, count })
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let leaf = text().prop_map(|name| Tree {
+        name,
+        children: Vec::new(),
+    });
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        (text(), prop::collection::vec(inner, 0..3))
+            .prop_map(|(name, children)| Tree { name, children })
+    })
+}
+
+fn note() -> impl Strategy<Value = Note> {
+    let primitive = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(Value::from),
+        text().prop_map(Value::String),
+    ];
+    let value = prop_oneof![
+        primitive.clone(),
+        prop::collection::vec(primitive.clone(), 0..4).prop_map(Value::Array),
+        prop::collection::btree_map("[a-z]{1,4}", primitive, 1..4)
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+    ];
+    (text(), value).prop_map(|(title, extra)| Note { title, extra })
+}
+
+/// `to_toon` of `x` is admitted by both grammars, decodes strictly, and reads
+/// back to `x` with no repair.
+fn admitted<T: Toon + PartialEq + std::fmt::Debug>(
+    grammars: &[Checker; 2],
+    x: &T,
+) -> Result<(), TestCaseError> {
+    let text = x.to_toon();
+    for (g, syntax) in grammars.iter().zip(["Lark", "GBNF"]) {
+        prop_assert!(
+            g.accepts(&text),
+            "the {} grammar refuses:\n{}",
+            syntax,
+            text
+        );
+    }
+    prop_assert!(
+        decode(&text, &Default::default()).is_ok(),
+        "not strict TOON:\n{}",
+        text
+    );
+    let back =
+        T::from_toon_with_report(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+    prop_assert_eq!(&back.value, x);
+    prop_assert!(back.repairs.is_empty(), "{:?}", back.repairs);
+    Ok(())
+}
+
+thread_local! {
+    static COMPLIANCE: [Checker; 2] = Checker::both::<ComplianceAnalysis>();
+    static ANSWER: [Checker; 2] = Checker::both::<Answer>();
+    static DETECTIONS: [Checker; 2] = Checker::both::<Detections>();
+    static SHAPES: [Checker; 2] = Checker::both::<Shapes>();
+    static TREE: [Checker; 2] = Checker::both::<Tree>();
+    static NOTE: [Checker; 2] = Checker::both::<Note>();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn compliance_values_are_admitted(x in compliance().prop_map(within_bounds)) {
+        COMPLIANCE.with(|g| admitted(g, &x))?;
+    }
+
+    #[test]
+    fn answer_values_are_admitted(x in answer()) {
+        ANSWER.with(|g| admitted(g, &x))?;
+    }
+
+    #[test]
+    fn detection_values_are_admitted(x in detections()) {
+        DETECTIONS.with(|g| admitted(g, &x))?;
+    }
+
+    #[test]
+    fn other_shapes_are_admitted(x in shapes()) {
+        SHAPES.with(|g| admitted(g, &x))?;
+    }
+
+    #[test]
+    fn trees_are_admitted(x in tree()) {
+        TREE.with(|g| admitted(g, &x))?;
+    }
+
+    #[test]
+    fn free_form_values_are_admitted(x in note()) {
+        NOTE.with(|g| admitted(g, &x))?;
+    }
+}
+
+/// The value cut to the bounds its type declares for the grammar (longer
+/// values are the decoder's to read, not the grammar's to admit).
+fn within_bounds(mut x: ComplianceAnalysis) -> ComplianceAnalysis {
+    let cut = |s: &mut String, n: usize| *s = s.chars().take(n).collect();
+    x.violations.truncate(5);
+    for v in &mut x.violations {
+        cut(&mut v.category, 24);
+        cut(&mut v.description, 100);
+        cut(&mut v.related_rule_id, 8);
+        cut(&mut v.remediation, 80);
+    }
+    cut(&mut x.audit_trail, 80);
+    cut(&mut x.spoken_response, 160);
+    x
+}
+
+fn compliance_text() -> String {
+    example_compliance().to_toon()
+}
+
+/// Both grammars refuse `text`.
+fn refused<T: Toon>(text: &str) {
+    for (g, syntax) in Checker::both::<T>().iter().zip(["Lark", "GBNF"]) {
+        assert!(!g.accepts(text), "the {syntax} grammar admits:\n{text}");
+    }
+}
+
+#[test]
+fn what_the_decoder_would_repair_or_refuse_is_refused() {
+    let good = compliance_text();
+    for g in Checker::both::<ComplianceAnalysis>() {
+        assert!(g.accepts(&good), "{good}");
+    }
+    let cases = [
+        // A wrong enum value, in a field and in a cell.
+        good.replace("NON_COMPLIANT", "MAYBE"),
+        good.replace(",HIGH,", ",CRITICAL,"),
+        good.replace(",HIGH,", ",high,"),
+        // A row with a cell missing, and with one too many.
+        good.replace(",R-1,", ","),
+        good.replace(",R-1,", ",R-1,extra,"),
+        // The prompt's placeholder copied, and a count that does not match.
+        good.replace("violations[1]", "violations[N]"),
+        good.replace("violations[1]", "violations[2]"),
+        // An unknown key, keys out of order, prose before the document.
+        format!("{good}\nmood: happy"),
+        {
+            let mut lines: Vec<&str> = good.lines().collect();
+            let n = lines.len();
+            lines.swap(n - 2, n - 3);
+            lines.join("\n")
+        },
+        format!("Sure! Here is the analysis:\n{good}"),
+        format!("```toon\n{good}\n```"),
+        // Indentation by four, a missing colon, text that would read as a number or keyword.
+        good.replace("\n  privacy", "\n    privacy"),
+        good.replace("audit_trail:", "audit_trail"),
+        good.replace("Checked R-1 to R-5", "42"),
+        good.replace("Checked R-1 to R-5", "true"),
+        good.replace("Checked R-1 to R-5", "a, b"),
+        good.replace("Checked R-1 to R-5", "- item"),
+        good.replace("Checked R-1 to R-5", "trailing "),
+        good.replace("0.9", "0.9x"),
+    ];
+    for case in &cases {
+        assert_ne!(case, &good, "a case that changes nothing");
+        refused::<ComplianceAnalysis>(case);
+    }
+    // The tag of a tagged enum is one of its names.
+    refused::<Answer>("question: When?\nfinding:\n  status: maybe");
+    // Integers stay within their type.
+    refused::<Shapes>(&Shapes::example().to_toon().replace("x: 1", "x: 300"));
+}
+
+impl Shapes {
+    fn example() -> Shapes {
+        Shapes {
+            origin: Point { x: 1, y: 2 },
+            segments: vec![Segment {
+                from: Point { x: 0, y: 0 },
+                to: Point { x: 3, y: -4 },
+                label: None,
+            }],
+            groups: vec![],
+            grid: vec![vec![1, 2]],
+            named: BTreeMap::new(),
+            counts: BTreeMap::new(),
+            corner: None,
+            flags: vec![],
+            on: true,
+            short: "ok".into(),
+        }
+    }
+}
+
+#[test]
+fn text_stands_unquoted_exactly_where_the_spec_lets_it() {
+    let [lark, gbnf] = Checker::both::<Capital>();
+    let with = |capital: &str| format!("country: X\ncapital: {capital}");
+    for bare in [
+        "Paris",
+        "3 cups",
+        "1.2.3",
+        "+",
+        "1e",
+        "2e-",
+        "3.",
+        "tru",
+        "nullish",
+        "true love",
+        "x-y",
+        "a|b",
+        "café",
+        "a #b",
+        "05x",
+        "1e5x",
+        "é",
+    ] {
+        assert!(
+            lark.accepts(&with(bare)) && gbnf.accepts(&with(bare)),
+            "{bare:?} refused"
+        );
+    }
+    for must_quote in [
+        "42",
+        "-3.5",
+        "+1",
+        "05",
+        "1e-6",
+        "1E5",
+        "true",
+        "false",
+        "null",
+        "-x",
+        "#x",
+        " lead",
+        "trail ",
+        "a,b",
+        "a:b",
+        "[x]",
+        "{x}",
+        "say \"hi\"",
+        "back\\slash",
+    ] {
+        assert!(
+            !lark.accepts(&with(must_quote)) && !gbnf.accepts(&with(must_quote)),
+            "{must_quote:?} admitted unquoted"
+        );
+        let quoted = Capital {
+            country: "X".into(),
+            capital: must_quote.into(),
+        }
+        .to_toon();
+        assert!(lark.accepts(&quoted) && gbnf.accepts(&quoted), "{quoted}");
+    }
+}
+
+#[test]
+fn counts_match_and_bounds_hold() {
+    let [lark, gbnf] = Checker::both::<Shapes>();
+    let base = Shapes::example();
+    let mut long = base.clone();
+    long.short = "x".repeat(12);
+    assert!(lark.accepts(&long.to_toon()) && gbnf.accepts(&long.to_toon()));
+    long.short = "x".repeat(13);
+    assert!(
+        !lark.accepts(&long.to_toon()),
+        "Lark admits 13 characters for max_len = 12"
+    );
+    // GBNF bounds each repetition, so text starting with a letter is exact too.
+    assert!(
+        !gbnf.accepts(&long.to_toon()),
+        "GBNF admits 13 characters for max_len = 12"
+    );
+    long.short = format!("\"{}\"", "x".repeat(13));
+    assert!(!lark.accepts(&long.to_toon()));
+
+    let mut many = base.clone();
+    many.flags = vec![None; DEFAULT_MAX_ITEMS as usize];
+    assert!(lark.accepts(&many.to_toon()) && gbnf.accepts(&many.to_toon()));
+    many.flags.push(None);
+    assert!(!lark.accepts(&many.to_toon()) && !gbnf.accepts(&many.to_toon()));
+    // `[0]{...}:` as the prompt shows an empty table, and `key: []` as `to_toon` writes it.
+    let empty = base.to_toon().replace(
+        "segments[1]{from{x,y},to{x,y},label}:\n  0,0,3,-4,null",
+        "segments[0]{from{x,y},to{x,y},label}:",
+    );
+    assert_ne!(empty, base.to_toon());
+    assert!(lark.accepts(&empty) && gbnf.accepts(&empty), "{empty}");
+}
+
+#[test]
+fn optional_fields_may_be_left_out() {
+    let [lark, gbnf] = Checker::both::<ComplianceAnalysis>();
+    let without = compliance_text().replace("\nconfidence: 0.9", "");
+    assert!(lark.accepts(&without) && gbnf.accepts(&without));
+    let null = compliance_text().replace("confidence: 0.9", "confidence: null");
+    assert!(lark.accepts(&null) && gbnf.accepts(&null));
+    assert_eq!(
+        ComplianceAnalysis::from_toon(&without).unwrap().confidence,
+        None
+    );
+}
+
+#[test]
+fn every_example_type_has_both_grammars() {
+    // Compiling is the check (Checker::lark asserts it).
+    let _ = Checker::both::<Capital>();
+    let _ = Checker::both::<Detections>();
+    let _ = Checker::both::<Answer>();
+    let _ = Checker::both::<Vec<String>>();
+    let _ = Checker::both::<BTreeMap<String, u8>>();
+    let [lark, _] = Checker::both::<Vec<Violation>>();
+    let rows = vec![example_compliance().violations[0].clone(); 2];
+    assert!(lark.accepts(&rows.to_toon()), "{}", rows.to_toon());
+}
+
+#[test]
+fn the_compliance_grammar_is_pinned() {
+    insta::assert_snapshot!(
+        "compliance_gbnf",
+        ComplianceAnalysis::toon_grammar(GrammarSyntax::Gbnf)
+    );
+    insta::assert_snapshot!(
+        "compliance_lark",
+        ComplianceAnalysis::toon_grammar(GrammarSyntax::Lark)
+    );
+    insta::assert_snapshot!("answer_gbnf", Answer::toon_grammar(GrammarSyntax::Gbnf));
+}
+
+fn body() -> Value {
+    json!({"model": "local", "messages": [{"role": "user", "content": "Check this."}]})
+}
+
+#[test]
+fn each_server_gets_the_grammar_in_its_own_field() {
+    let mut llama = body();
+    constrain_request::<ComplianceAnalysis>(&mut llama, GrammarServer::LlamaCpp).unwrap();
+    assert_eq!(
+        llama["grammar"],
+        ComplianceAnalysis::toon_grammar(GrammarSyntax::Gbnf)
+    );
+    assert_eq!(llama["messages"], body()["messages"], "the rest is kept");
+
+    let mut vllm = body();
+    constrain_request::<ComplianceAnalysis>(&mut vllm, GrammarServer::Vllm).unwrap();
+    assert_eq!(
+        vllm["structured_outputs"]["grammar"],
+        ComplianceAnalysis::toon_grammar(GrammarSyntax::Gbnf)
+    );
+
+    let mut openai = body();
+    openai["tools"] = json!([{"type": "function", "function": {"name": "lookup"}}]);
+    constrain_request::<ComplianceAnalysis>(&mut openai, GrammarServer::OpenAi).unwrap();
+    let tool = &openai["tools"][1];
+    assert_eq!(tool["type"], "custom");
+    assert_eq!(tool["custom"]["name"], "ComplianceAnalysis");
+    assert!(tool["custom"]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with("The result of checking a document against the rules."));
+    assert_eq!(tool["custom"]["format"]["grammar"]["syntax"], "lark");
+    assert_eq!(
+        tool["custom"]["format"]["grammar"]["definition"],
+        ComplianceAnalysis::toon_grammar(GrammarSyntax::Lark)
+    );
+    assert_eq!(
+        openai["tool_choice"],
+        json!({"type": "custom", "custom": {"name": "ComplianceAnalysis"}})
+    );
+    assert_eq!(openai["tools"][0]["function"]["name"], "lookup");
+}
+
+#[test]
+fn what_a_server_cannot_do_is_refused_by_name() {
+    let cases: [(GrammarServer, &str, Value, &str); 6] = [
+        (
+            GrammarServer::LlamaCpp,
+            "tools",
+            json!([]),
+            "together with tools",
+        ),
+        (
+            GrammarServer::LlamaCpp,
+            "response_format",
+            json!({"type": "json_object"}),
+            "replace the grammar",
+        ),
+        (
+            GrammarServer::LlamaCpp,
+            "grammar",
+            json!("root ::= \"x\""),
+            "grammar",
+        ),
+        (GrammarServer::Vllm, "guided_grammar", json!("x"), "v0.12"),
+        (
+            GrammarServer::Vllm,
+            "response_format",
+            json!({}),
+            "one constraint",
+        ),
+        (
+            GrammarServer::OpenAi,
+            "tool_choice",
+            json!("auto"),
+            "tool must be the one chosen",
+        ),
+    ];
+    for (server, key, value, words) in cases {
+        let mut b = body();
+        b[key] = value;
+        let before = b.clone();
+        let err = constrain_request::<Capital>(&mut b, server).unwrap_err();
+        assert!(err.to_string().contains(key), "{err}");
+        assert!(err.to_string().contains(words), "{err}");
+        assert_eq!(b, before, "a refused request is left unchanged");
+    }
+    assert!(constrain_request::<Capital>(&mut json!([1]), GrammarServer::LlamaCpp).is_err());
+}
+
+#[test]
+fn the_reply_is_read_from_content_or_the_tool_call() {
+    let content = json!({"choices": [{"message": {"content": "country: Peru\ncapital: Lima"}}]});
+    assert_eq!(reply_text(&content), Some("country: Peru\ncapital: Lima"));
+    let tool = json!({"choices": [{"message": {"content": null, "tool_calls": [
+        {"id": "c1", "type": "custom", "custom": {"name": "Capital", "input": "country: Peru\ncapital: Lima"}}
+    ]}}]});
+    let text = reply_text(&tool).unwrap();
+    assert_eq!(Capital::from_toon(text).unwrap().capital, "Lima");
+    assert_eq!(reply_text(&json!({"error": "x"})), None);
+}

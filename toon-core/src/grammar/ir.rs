@@ -1,0 +1,169 @@
+//! The grammar as data: expressions over characters and named rules, built once
+//! from a shape and written out in either syntax (`render.rs`).
+
+use std::collections::HashMap;
+
+/// A set of characters: the listed ranges, or every character but them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Class {
+    pub ranges: Vec<(char, char)>,
+    pub negated: bool,
+}
+
+impl Class {
+    /// These characters (runs such as `0123456789` written as one range).
+    pub fn of(chars: &str) -> Class {
+        Class {
+            ranges: runs(chars),
+            negated: false,
+        }
+    }
+
+    /// Every character but these, and never a control character or a line break.
+    pub fn except(chars: &str) -> Class {
+        let mut ranges = vec![('\0', '\u{1f}')];
+        ranges.extend(runs(chars));
+        Class {
+            ranges,
+            negated: true,
+        }
+    }
+
+    /// A range such as `0-9`.
+    pub fn range(from: char, to: char) -> Class {
+        Class {
+            ranges: vec![(from, to)],
+            negated: false,
+        }
+    }
+}
+
+/// The characters, sorted, as ranges of consecutive ones.
+fn runs(chars: &str) -> Vec<(char, char)> {
+    let mut sorted: Vec<char> = chars.chars().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut out: Vec<(char, char)> = Vec::new();
+    for c in sorted {
+        match out.last_mut() {
+            Some((_, to)) if u32::from(*to) + 1 == u32::from(c) => *to = c,
+            _ => out.push((c, c)),
+        }
+    }
+    out
+}
+
+/// An expression of the grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Expr {
+    /// This text, exactly.
+    Lit(String),
+    /// One character of the class.
+    Class(Class),
+    /// Each in turn.
+    Seq(Vec<Expr>),
+    /// One of them.
+    Alt(Vec<Expr>),
+    /// `min` to `max` times; `max: None` is unbounded (only inside [`Expr::Bounded`]).
+    Repeat {
+        inner: Box<Expr>,
+        min: u32,
+        max: Option<u32>,
+    },
+    /// A regular language cut to at most `max` characters: Lark says so exactly
+    /// (an intersection); GBNF, which has none, bounds each repetition inside by `max`.
+    Bounded { inner: Box<Expr>, max: u32 },
+    /// The rule of that name.
+    Rule(String),
+}
+
+pub(crate) fn lit(s: impl Into<String>) -> Expr {
+    Expr::Lit(s.into())
+}
+
+pub(crate) fn class(c: Class) -> Expr {
+    Expr::Class(c)
+}
+
+/// A sequence, with adjacent literals merged and empty literals dropped.
+pub(crate) fn seq(items: impl IntoIterator<Item = Expr>) -> Expr {
+    let mut out: Vec<Expr> = Vec::new();
+    for item in items {
+        let parts = match item {
+            Expr::Seq(inner) => inner,
+            other => vec![other],
+        };
+        for part in parts {
+            match (out.last_mut(), part) {
+                (_, Expr::Lit(s)) if s.is_empty() => {}
+                (Some(Expr::Lit(prev)), Expr::Lit(s)) => prev.push_str(&s),
+                (_, part) => out.push(part),
+            }
+        }
+    }
+    match out.len() {
+        0 => lit(""),
+        1 => out.pop().expect("one item"),
+        _ => Expr::Seq(out),
+    }
+}
+
+/// One of the alternatives (a single one stands for itself).
+pub(crate) fn alt(items: impl IntoIterator<Item = Expr>) -> Expr {
+    let mut out: Vec<Expr> = Vec::new();
+    for item in items {
+        match item {
+            Expr::Alt(inner) => out.extend(inner),
+            other => out.push(other),
+        }
+    }
+    if out.len() == 1 {
+        out.pop().expect("one item")
+    } else {
+        Expr::Alt(out)
+    }
+}
+
+/// `min..=max` repetitions; exactly one is the item itself, none is the empty text.
+pub(crate) fn repeat(inner: Expr, min: u32, max: Option<u32>) -> Expr {
+    match (min, max) {
+        (_, Some(0)) => lit(""),
+        (1, Some(1)) => inner,
+        _ => Expr::Repeat {
+            inner: Box::new(inner),
+            min,
+            max,
+        },
+    }
+}
+
+/// Zero or one.
+pub(crate) fn opt(inner: Expr) -> Expr {
+    repeat(inner, 0, Some(1))
+}
+
+/// Named rules in the order they were first asked for; `root` first.
+#[derive(Debug, Default)]
+pub(crate) struct Grammar {
+    pub rules: Vec<(String, Expr)>,
+    index: HashMap<String, usize>,
+}
+
+impl Grammar {
+    /// Reserves `name`; false if it is taken (defined, or being defined), so a
+    /// rule may refer to itself while it is built.
+    pub fn reserve(&mut self, name: &str) -> bool {
+        if self.index.contains_key(name) {
+            return false;
+        }
+        self.index.insert(name.to_owned(), self.rules.len());
+        self.rules.push((name.to_owned(), lit("")));
+        true
+    }
+
+    /// Gives the reserved rule `name` its body.
+    pub fn define(&mut self, name: &str, body: Expr) {
+        let at = self.index[name];
+        self.rules[at].1 = body;
+    }
+}

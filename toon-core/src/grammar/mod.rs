@@ -1,0 +1,67 @@
+//! Constrained TOON: the grammar of exactly the TOON a type's values are written
+//! in, for servers that constrain sampling to a grammar.
+//!
+//! [`Toon::toon_grammar`](crate::Toon::toon_grammar) builds it from the same
+//! [`Shape`](crate::Shape) as the header, the prompt and the decoder; every reply
+//! it admits is valid TOON that `T::from_toon` reads with no repair.
+//! [`constrain_request`] adds it to a chat request in each server's own field.
+//!
+//! What the grammar holds, and what it leaves out:
+//! - keys in declaration order at their fixed indentation; an optional field
+//!   (`Option`, `#[serde(default)]`) as `null` or left out;
+//! - tables as their header and rows, and the count in a header always equal to
+//!   the rows or items that follow (one alternative per count, up to the bound);
+//!   empty lists as `key: []` or `key[0]...:`; lists of primitives inline;
+//!   lists of other values in list form; maps of flat structs also as keyed tables;
+//! - text unquoted exactly where SPEC §7.2 lets it stand (so `3 cups` may, and
+//!   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
+//!   integers within their Rust type's bounds; enum values as their names;
+//! - a free-form `serde_json::Value` as any primitive, object or array down to
+//!   two levels (written in list form where the encoder could write a table);
+//! - a type nested in itself is unrolled three levels deep; below that its lists
+//!   are empty and its optional fields `null`.
+//!
+//! Bounds, so a constrained reply cannot run on until the token limit: every text
+//! value at most [`DEFAULT_MAX_LEN`] characters and every list or map at most
+//! [`DEFAULT_MAX_ITEMS`] items, unless the field says otherwise with
+//! `#[toon(max_len = N)]` (for its text, or its list's text items) and
+//! `#[toon(max_items = N)]`. These bound the grammar only; the decoder reads
+//! longer replies as before. Lark holds a text bound exactly; GBNF, which cannot
+//! intersect two languages, holds it exactly for text that starts with a letter
+//! and within a few times the bound for text that starts like a number or a keyword.
+
+mod build;
+mod ir;
+mod render;
+mod request;
+mod text;
+
+pub use request::{constrain_request, reply_text, ConstrainError, GrammarServer};
+
+use crate::Shape;
+
+/// The longest text value a grammar admits where the field sets no `max_len`, in characters.
+pub const DEFAULT_MAX_LEN: u32 = 200;
+/// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
+pub const DEFAULT_MAX_ITEMS: u32 = 10;
+
+/// The grammar syntaxes servers take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GrammarSyntax {
+    /// llama.cpp's GBNF: llama.cpp's and llama-cpp-python's servers (`grammar`),
+    /// and vLLM's xgrammar backend.
+    Gbnf,
+    /// The Lark dialect of llguidance: OpenAI's custom tools, vLLM's guidance
+    /// backend, llama.cpp built with llguidance.
+    Lark,
+}
+
+/// The grammar of `shape`'s TOON in `syntax`.
+pub(crate) fn toon_grammar(shape: &Shape, syntax: GrammarSyntax) -> String {
+    let g = build::grammar(shape);
+    match syntax {
+        GrammarSyntax::Gbnf => render::gbnf(&g),
+        GrammarSyntax::Lark => render::lark(&g),
+    }
+}

@@ -1,0 +1,307 @@
+//! The grammar written out: GBNF (llama.cpp, llama-cpp-python, vLLM's xgrammar)
+//! and Lark (llguidance: OpenAI's custom tools, vLLM's guidance backend).
+
+use std::fmt::Write;
+
+use super::ir::{Class, Expr, Grammar};
+
+/// GBNF: `root ::= ...`, one rule a line.
+pub(crate) fn gbnf(g: &Grammar) -> String {
+    let mut out = String::new();
+    for (name, body) in &g.rules {
+        let _ = writeln!(out, "{name} ::= {}", gbnf_expr(body, None, Prec::Alt));
+    }
+    out
+}
+
+/// Lark: `start: ...`; a rule whose body holds no other rule is a terminal (one
+/// regular expression), so the lexer reads it in one piece.
+pub(crate) fn lark(g: &Grammar) -> String {
+    let terminal = |name: &str| {
+        g.rules
+            .iter()
+            .any(|(n, body)| n == name && n != "root" && one_lexeme(body))
+    };
+    let mut out = String::new();
+    for (name, body) in &g.rules {
+        if terminal(name) {
+            let regex = match body {
+                // The exact bound: the language, and at most `max` characters.
+                Expr::Bounded { inner, max } => {
+                    format!("/{}/ & /(?s:.){{0,{max}}}/", regex(inner, None, Prec::Alt))
+                }
+                other => format!("/{}/", regex(other, None, Prec::Alt)),
+            };
+            let _ = writeln!(out, "{}: {regex}", lark_name(name, true));
+        } else {
+            let head = if name == "root" {
+                "start".to_owned()
+            } else {
+                lark_name(name, false)
+            };
+            let _ = writeln!(out, "{head}: {}", lark_expr(body, &terminal, Prec::Alt));
+        }
+    }
+    out
+}
+
+/// Binding strength: what an expression may stand inside without parentheses.
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Prec {
+    Alt,
+    Seq,
+    Atom,
+}
+
+fn group(text: String, own: Prec, context: Prec, open: &str) -> String {
+    if own < context {
+        format!("{open}{text})")
+    } else {
+        text
+    }
+}
+
+/// `{m,n}`, `?`, `*`, `+`; `cap` bounds an unbounded repetition (GBNF's reading of a bound).
+fn suffix(min: u32, max: Option<u32>, cap: Option<u32>) -> String {
+    let max = match (max, cap) {
+        (None, Some(cap)) => Some(cap.max(min).max(1)),
+        (max, _) => max,
+    };
+    match (min, max) {
+        (0, Some(1)) => "?".into(),
+        (0, None) => "*".into(),
+        (1, None) => "+".into(),
+        (m, None) => format!("{{{m},}}"),
+        (m, Some(n)) if m == n => format!("{{{m}}}"),
+        (m, Some(n)) => format!("{{{m},{n}}}"),
+    }
+}
+
+fn gbnf_expr(e: &Expr, cap: Option<u32>, context: Prec) -> String {
+    match e {
+        Expr::Lit(s) => gbnf_literal(s),
+        Expr::Class(c) => class_text(c),
+        Expr::Rule(name) => name.clone(),
+        Expr::Seq(items) => {
+            let text = items
+                .iter()
+                .map(|i| gbnf_expr(i, cap, Prec::Seq))
+                .collect::<Vec<_>>()
+                .join(" ");
+            group(text, Prec::Seq, context, "(")
+        }
+        Expr::Alt(items) => {
+            let text = items
+                .iter()
+                .map(|i| gbnf_expr(i, cap, Prec::Alt))
+                .collect::<Vec<_>>()
+                .join(" | ");
+            group(text, Prec::Alt, context, "(")
+        }
+        Expr::Repeat { inner, min, max } => {
+            format!(
+                "{}{}",
+                gbnf_expr(inner, cap, Prec::Atom),
+                suffix(*min, *max, cap)
+            )
+        }
+        // Two characters of every bounded language here stand outside its loops
+        // (a first and a last character), so each loop may take `max - 2`.
+        Expr::Bounded { inner, max } => gbnf_expr(inner, Some(max.saturating_sub(2)), context),
+    }
+}
+
+fn gbnf_literal(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\x{:02X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A character written so that GBNF's classes and Rust's regular expressions
+/// both read it as itself: letters and digits bare, everything else as a hex escape.
+fn class_char(c: char, out: &mut String, regex: bool) {
+    if c.is_ascii_alphanumeric() {
+        out.push(c);
+    } else if (c as u32) < 0x80 {
+        let _ = write!(out, "\\x{:02X}", c as u32);
+    } else if regex {
+        let _ = write!(out, "\\x{{{:X}}}", c as u32);
+    } else if (c as u32) <= 0xFFFF {
+        let _ = write!(out, "\\u{:04X}", c as u32);
+    } else {
+        let _ = write!(out, "\\U{:08X}", c as u32);
+    }
+}
+
+fn class_body(c: &Class, regex: bool) -> String {
+    let mut out = String::from(if c.negated { "[^" } else { "[" });
+    for &(from, to) in &c.ranges {
+        class_char(from, &mut out, regex);
+        if to != from {
+            out.push('-');
+            class_char(to, &mut out, regex);
+        }
+    }
+    out.push(']');
+    out
+}
+
+fn class_text(c: &Class) -> String {
+    class_body(c, false)
+}
+
+/// A Rust regular expression (llguidance's dialect) for a regular expression.
+fn regex(e: &Expr, cap: Option<u32>, context: Prec) -> String {
+    match e {
+        Expr::Lit(s) => {
+            let mut out = String::new();
+            for c in s.chars() {
+                class_char(c, &mut out, true);
+            }
+            if s.chars().count() > 1 {
+                group(out, Prec::Seq, context, "(?:")
+            } else {
+                out
+            }
+        }
+        Expr::Class(c) => class_body(c, true),
+        Expr::Seq(items) => {
+            let text: String = items.iter().map(|i| regex(i, cap, Prec::Seq)).collect();
+            group(text, Prec::Seq, context, "(?:")
+        }
+        Expr::Alt(items) => {
+            let text = items
+                .iter()
+                .map(|i| regex(i, cap, Prec::Alt))
+                .collect::<Vec<_>>()
+                .join("|");
+            group(text, Prec::Alt, context, "(?:")
+        }
+        Expr::Repeat { inner, min, max } => {
+            format!(
+                "{}{}",
+                regex(inner, cap, Prec::Atom),
+                suffix(*min, *max, cap)
+            )
+        }
+        // Nested inside a larger terminal, a bound is read as in GBNF.
+        Expr::Bounded { inner, max } => regex(inner, Some(max.saturating_sub(2)), context),
+        Expr::Rule(_) => unreachable!("a regular expression holds no rule"),
+    }
+}
+
+fn lark_name(name: &str, terminal: bool) -> String {
+    let name = name.replace('-', "_");
+    if terminal {
+        name.to_uppercase()
+    } else {
+        name
+    }
+}
+
+/// Whether an expression may be one lexeme of llguidance's lexer. The lexer is
+/// greedy and looks one byte ahead, so a lexeme must not run on past a point
+/// where another reading ends: line breaks and keys stay lexemes of their own.
+fn one_lexeme(e: &Expr) -> bool {
+    fn plain(e: &Expr) -> bool {
+        match e {
+            Expr::Lit(s) => !s.contains(['\n', ':']),
+            Expr::Class(_) => true,
+            Expr::Seq(v) | Expr::Alt(v) => v.iter().all(plain),
+            Expr::Repeat { inner, .. } | Expr::Bounded { inner, .. } => plain(inner),
+            Expr::Rule(_) => false,
+        }
+    }
+    plain(e)
+}
+
+/// A literal as lexemes: each line break with the indentation after it on its
+/// own, and a key's `: ` ending its lexeme, so `note: ` + `null` and `note: `
+/// + a text are told apart where they part.
+fn literal_lexemes(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n' {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            cur.push(c);
+            while chars.peek() == Some(&' ') {
+                cur.push(' ');
+                chars.next();
+            }
+            out.push(std::mem::take(&mut cur));
+            continue;
+        }
+        cur.push(c);
+        if c == ' ' && cur.ends_with(": ") {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn lark_expr(e: &Expr, terminal: &dyn Fn(&str) -> bool, context: Prec) -> String {
+    match e {
+        Expr::Lit(s) => {
+            let pieces: Vec<String> = literal_lexemes(s)
+                .iter()
+                .map(|p| serde_json::to_string(p).expect("a string serializes"))
+                .collect();
+            if pieces.is_empty() {
+                return "\"\"".into();
+            }
+            let own = if pieces.len() > 1 {
+                Prec::Seq
+            } else {
+                Prec::Atom
+            };
+            group(pieces.join(" "), own, context, "(")
+        }
+        Expr::Rule(name) => lark_name(name, terminal(name)),
+        e if one_lexeme(e) => format!("/{}/", regex(e, None, Prec::Alt)),
+        Expr::Seq(items) => {
+            let text = items
+                .iter()
+                .map(|i| lark_expr(i, terminal, Prec::Seq))
+                .collect::<Vec<_>>()
+                .join(" ");
+            group(text, Prec::Seq, context, "(")
+        }
+        Expr::Alt(items) => {
+            let text = items
+                .iter()
+                .map(|i| lark_expr(i, terminal, Prec::Alt))
+                .collect::<Vec<_>>()
+                .join(" | ");
+            group(text, Prec::Alt, context, "(")
+        }
+        Expr::Repeat { inner, min, max } => {
+            format!(
+                "{}{}",
+                lark_expr(inner, terminal, Prec::Atom),
+                suffix(*min, *max, None)
+            )
+        }
+        Expr::Bounded { inner, .. } => lark_expr(inner, terminal, context),
+        Expr::Class(_) => unreachable!("a class is one lexeme"),
+    }
+}

@@ -1,0 +1,149 @@
+//! The last word on a decoded reply: what the server said about how it ended
+//! (`finish_reason`), and the rows that were dropped on the way.
+//!
+//! Truncation is named only on evidence. The server's `length` is evidence
+//! whatever the text looks like; its `stop` rules a cut out; without either,
+//! only text that ends inside a quoted string, an unclosed header or an
+//! unclosed JSON value shows a cut. A short last row alone is not evidence:
+//! the model may have left a cell out.
+
+use super::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
+
+/// How the server said a completion ended: OpenAI's `finish_reason`, which
+/// llama.cpp, vLLM and most other servers report the same way.
+///
+/// ```
+/// use toon_core::FinishReason;
+/// assert_eq!(FinishReason::from_openai("length"), FinishReason::Length);
+/// assert_eq!(FinishReason::from_openai("stop"), FinishReason::Stop);
+/// assert_eq!(FinishReason::from_openai("content_filter"), FinishReason::Unknown);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum FinishReason {
+    /// The model ended the reply itself (`"stop"`, or `"tool_calls"` for a tool
+    /// call): nothing was cut off.
+    Stop,
+    /// The token limit ended it (`"length"`): whatever the text shows, it may
+    /// stop mid-value.
+    Length,
+    /// Not known: only the text itself can show a cut.
+    #[default]
+    Unknown,
+}
+
+impl FinishReason {
+    /// Reads OpenAI's `finish_reason` string; anything else is `Unknown`.
+    pub fn from_openai(reason: &str) -> FinishReason {
+        match reason {
+            "stop" | "tool_calls" | "function_call" => FinishReason::Stop,
+            "length" => FinishReason::Length,
+            _ => FinishReason::Unknown,
+        }
+    }
+}
+
+/// Applies the finish reason and the dropped-row rules to a decoded reply.
+/// `short_rows` are the lines of dropped rows with fewer cells than their
+/// header; `missing` names the one column a dropped row lacks, where the type knows it.
+pub(crate) fn settle<T>(
+    result: Result<Reply<T>, ParseError>,
+    completion: &str,
+    options: &ReplyOptions,
+    short_rows: &[usize],
+    missing: &dyn Fn(usize) -> Option<String>,
+) -> Result<Reply<T>, ParseError> {
+    let last = last_line(completion);
+    match (options.finish_reason, result) {
+        (_, Err(e)) if e.kind() == ParseErrorKind::LimitExceeded => Err(e),
+        (FinishReason::Length, Err(e)) if e.kind() == ParseErrorKind::Truncated => Err(e),
+        (FinishReason::Length, Err(e)) => Err(ParseError::new(
+            ParseErrorKind::Truncated,
+            e.line().or(Some(last)),
+            format!(
+                "the server stopped the reply at its token limit (finish_reason: length), and what it wrote does not read ({}); raise max_tokens or ask for fewer items",
+                e.message()
+            ),
+        )),
+        (FinishReason::Length, Ok(r)) if !r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson) => {
+            // A closed JSON value is whole; TOON has no closing mark, so the
+            // last value may have been cut anywhere and still read.
+            Err(ParseError::new(
+                ParseErrorKind::Truncated,
+                Some(last),
+                "the server stopped the reply at its token limit (finish_reason: length), so its last value may be cut short and the reply is not read as complete; raise max_tokens or ask for fewer items",
+            ))
+        }
+        (FinishReason::Stop, Err(e)) if e.kind() == ParseErrorKind::Truncated => Err(e.not_cut()),
+        // Every row of a table dropped, the first for a cell only one column can be missing from.
+        (_, Err(e)) if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
+            let column = e.line().and_then(missing).unwrap_or_default();
+            Err(ParseError::new(
+                ParseErrorKind::MissingField,
+                e.line(),
+                format!("the row has no `{column}`: the model left it out, and no row of the table can be read without it"),
+            ))
+        }
+        (FinishReason::Unknown, Err(e)) if e.kind() == ParseErrorKind::Syntax && e.line() == Some(last) => {
+            Err(e.on_last_line())
+        }
+        (finish, Ok(r)) => dropped_rows(r, last, finish, options, short_rows, missing),
+        (_, Err(e)) => Err(e),
+    }
+}
+
+/// A reply with dropped rows: reported and kept, unless the caller refuses any,
+/// or the dropped row is the reply's last line and nothing says whether the
+/// reply was cut there.
+fn dropped_rows<T>(
+    reply: Reply<T>,
+    last: usize,
+    finish: FinishReason,
+    options: &ReplyOptions,
+    short_rows: &[usize],
+    missing: &dyn Fn(usize) -> Option<String>,
+) -> Result<Reply<T>, ParseError> {
+    let cut_here = |line: usize| {
+        finish == FinishReason::Unknown
+            && line == last
+            && (short_rows.contains(&line) || missing(line).is_some())
+    };
+    let Some(row) = reply
+        .repairs
+        .iter()
+        .filter(|r| r.kind == RepairKind::DroppedRow)
+        .find(|r| options.refuse_dropped_rows || cut_here(r.line))
+    else {
+        return Ok(reply);
+    };
+    let (kind, what) = match missing(row.line) {
+        Some(column) => (
+            ParseErrorKind::MissingField,
+            format!("the row has no `{column}`"),
+        ),
+        None => (
+            ParseErrorKind::Syntax,
+            format!("the row cannot be read ({})", row.detail),
+        ),
+    };
+    let message = if options.refuse_dropped_rows {
+        format!(
+            "{what}; dropping it would lose a record, and ReplyOptions::refuse_dropped_rows is set"
+        )
+    } else {
+        format!(
+            "{what}, and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which"
+        )
+    };
+    Err(ParseError::new(kind, Some(row.line), message))
+}
+
+/// The 1-based number of the completion's last non-blank line.
+fn last_line(completion: &str) -> usize {
+    completion
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()
+        .map_or(1, |(i, _)| i + 1)
+}
