@@ -20,7 +20,10 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use toon_core::{from_json_reply, response_format, OutputSchema, SchemaDialect};
+use toon_core::{
+    from_json_reply_with_options, response_format, FinishReason, OutputSchema, ReplyOptions,
+    SchemaDialect,
+};
 
 /// A country and its capital city.
 #[derive(Debug, PartialEq, Serialize, Deserialize, OutputSchema)]
@@ -44,10 +47,20 @@ pub fn request_body(country: &str, dialect: SchemaDialect) -> Value {
     )
 }
 
-/// Decodes one reply: the JSON on `out` and status 0, or the reason on `err` and status 2.
-pub fn run(completion: &str, out: &mut impl Write, err: &mut impl Write) -> u8 {
-    match from_json_reply::<Capital>(completion) {
-        Ok(capital) => {
+/// Decodes one reply, told how the server said it ended: the JSON on `out`
+/// and status 0, or the reason on `err` and status 2.
+pub fn run(
+    completion: &str,
+    finish_reason: FinishReason,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> u8 {
+    let options = ReplyOptions {
+        finish_reason,
+        ..Default::default()
+    };
+    match from_json_reply_with_options::<Capital>(completion, &options) {
+        Ok((capital, _)) => {
             let _ = writeln!(
                 out,
                 "{}",
@@ -113,11 +126,11 @@ fn main() -> std::process::ExitCode {
         "request body:\n{}\n",
         serde_json::to_string_pretty(&body).unwrap_or_default()
     );
-    let completion = match (&args.server, &args.reply) {
+    let (completion, finish) = match (&args.server, &args.reply) {
         (Some(url), _) => match chat::complete(url, &body) {
             Ok(c) => {
                 eprintln!("finish_reason: {}", c.finish_reason);
-                c.content
+                (c.content, FinishReason::from_openai(&c.finish_reason))
             }
             Err(e) => {
                 eprintln!("{e}");
@@ -133,7 +146,7 @@ fn main() -> std::process::ExitCode {
                 .into()
             });
             match std::fs::read_to_string(&path) {
-                Ok(text) => text,
+                Ok(text) => (text, FinishReason::Unknown),
                 Err(e) => {
                     eprintln!("cannot read {path}: {e}");
                     return std::process::ExitCode::from(1);
@@ -144,6 +157,7 @@ fn main() -> std::process::ExitCode {
     eprintln!("reply:\n{completion}\n");
     std::process::ExitCode::from(run(
         &completion,
+        finish,
         &mut std::io::stdout(),
         &mut std::io::stderr(),
     ))

@@ -21,7 +21,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::json;
-use toon_core::{constrain_request, GrammarServer, Toon, ToonOutputParser};
+use toon_core::{
+    constrain_request, FinishReason, GrammarServer, RepairKind, Toon, ToonOutputParser,
+};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
@@ -111,13 +113,29 @@ fn to_response(a: ComplianceAnalysis) -> ComplianceResponse {
 /// returns it, on failure prints why and returns `None`. Never a default value.
 pub fn run(
     completion: &str,
+    finish_reason: FinishReason,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Option<ComplianceResponse> {
-    match ToonOutputParser::<ComplianceAnalysis>::new().parse_with_report(completion) {
+    let parser = ToonOutputParser::<ComplianceAnalysis>::new().finish_reason(finish_reason);
+    match parser.parse_with_report(completion) {
         Ok(reply) => {
             for repair in &reply.repairs {
                 let _ = writeln!(out, "repaired  {repair}");
+            }
+            // A dropped row is a violation the model wrote and the result lacks: say so.
+            let dropped: Vec<_> = reply
+                .repairs
+                .iter()
+                .filter(|r| r.kind == RepairKind::DroppedRow)
+                .collect();
+            if !dropped.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "WARNING   {} row(s) the model wrote could not be read and are not in the result (lines {}); refuse such replies with ToonOutputParser::refuse_dropped_rows",
+                    dropped.len(),
+                    dropped.iter().map(|r| r.line.to_string()).collect::<Vec<_>>().join(", ")
+                );
             }
             let response = to_response(reply.value);
             let _ = writeln!(out, "compliant: {}", response.compliant);
@@ -197,7 +215,8 @@ fn ask(url: &str, document: &str) -> ExitCode {
         completion.finish_reason, completion.content
     );
     let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
-    match run(&completion.content, &mut out, &mut err) {
+    let finish = FinishReason::from_openai(&completion.finish_reason);
+    match run(&completion.content, finish, &mut out, &mut err) {
         Some(_) => ExitCode::SUCCESS,
         None => ExitCode::from(2),
     }
@@ -224,7 +243,7 @@ fn main() -> ExitCode {
     }
     if let Some(path) = args.first() {
         return match std::fs::read_to_string(path) {
-            Ok(completion) => match run(&completion, &mut out, &mut err) {
+            Ok(completion) => match run(&completion, FinishReason::Unknown, &mut out, &mut err) {
                 Some(_) => ExitCode::SUCCESS,
                 None => ExitCode::from(2),
             },
@@ -239,11 +258,14 @@ fn main() -> ExitCode {
     let reply = recorded("compliance.txt");
     println!("== A small model's reply:\n\n{reply}\n");
     println!("== Read with ToonOutputParser, mapped onto the application's type:\n");
-    let ok = run(&reply, &mut out, &mut err).is_some();
+    let ok = run(&reply, FinishReason::Unknown, &mut out, &mut err).is_some();
     let cut = recorded("compliance-truncated.txt");
     println!("\n== A reply cut off at the token limit:\n\n{cut}\n");
-    let refused = run(&cut, &mut out, &mut err).is_none();
-    if ok && refused {
+    let refused = run(&cut, FinishReason::Unknown, &mut out, &mut err).is_none();
+    let dropped = recorded("compliance-dropped-row.txt");
+    println!("\n== A reply with a row the model left a cell out of (the server said `stop`):\n\n{dropped}\n");
+    let kept = run(&dropped, FinishReason::Stop, &mut out, &mut err).is_some();
+    if ok && refused && kept {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(2)

@@ -17,8 +17,9 @@ use common::types::{
 };
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, from_json_reply, response_format, GrammarServer, GrammarSyntax,
-    OutputSchema, ParseError, ParseErrorKind, SchemaDialect, Toon, ToonStream,
+    constrain_request, decode, from_json_reply, response_format, FinishReason, GrammarServer,
+    GrammarSyntax, OutputSchema, ParseError, ParseErrorKind, ReplyOptions, SchemaDialect, Toon,
+    ToonStream,
 };
 
 const WHY: &str =
@@ -261,8 +262,12 @@ enum Outcome {
     Refused(ParseError),
 }
 
-fn outcome<T: Toon>(reply: &str) -> Outcome {
-    match T::from_toon_with_report(reply) {
+fn outcome<T: Toon>(reply: &str, finish: &str) -> Outcome {
+    let options = ReplyOptions {
+        finish_reason: FinishReason::from_openai(finish),
+        ..Default::default()
+    };
+    match T::from_toon_with_options(reply, &options) {
         Ok(r) if r.repairs.is_empty() && decode(reply, &Default::default()).is_ok() => {
             Outcome::Strict
         }
@@ -292,8 +297,8 @@ fn toon_path<T: Toon>(
                 q,
                 json!({"temperature": temperature, "max_tokens": 200}),
             );
-            let (reply, _, _) = complete(&body);
-            let o = outcome::<T>(&reply);
+            let (reply, finish, _) = complete(&body);
+            let o = outcome::<T>(&reply, &finish);
             match &o {
                 Outcome::Strict => row.strict += 1,
                 Outcome::Repaired(kinds) => {
@@ -634,7 +639,7 @@ fn grammar_path<T: Toon + OutputSchema>(
             } else {
                 // The server ends a constrained reply only where the grammar is
                 // complete, so every finished reply is valid TOON of the type.
-                match outcome::<T>(&reply) {
+                match outcome::<T>(&reply, &finish) {
                     Outcome::Strict => row.strict += 1,
                     other => panic!(
                         "a reply the grammar constrained is not strict: {other:?}\n--- reply:\n{reply}"

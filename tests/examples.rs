@@ -20,6 +20,8 @@ mod answer;
 #[path = "../examples/detect.rs"]
 mod detect;
 
+use toon_core::FinishReason;
+
 fn reply(name: &str) -> String {
     std::fs::read_to_string(format!(
         "{}/examples/replies/{name}",
@@ -35,7 +37,13 @@ fn text(buf: Vec<u8>) -> String {
 #[test]
 fn compliance_reads_the_recorded_reply_into_the_application_type() {
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let response = compliance::run(&reply("compliance.txt"), &mut out, &mut err).expect("usable");
+    let response = compliance::run(
+        &reply("compliance.txt"),
+        FinishReason::Unknown,
+        &mut out,
+        &mut err,
+    )
+    .expect("usable");
     assert!(!response.compliant);
     assert_eq!(response.findings.len(), 2);
     assert_eq!(
@@ -64,7 +72,12 @@ fn compliance_reads_the_recorded_reply_into_the_application_type() {
 fn compliance_refuses_a_truncated_reply_and_reports_nothing() {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(
-        compliance::run(&reply("compliance-truncated.txt"), &mut out, &mut err),
+        compliance::run(
+            &reply("compliance-truncated.txt"),
+            FinishReason::Unknown,
+            &mut out,
+            &mut err
+        ),
         None
     );
     assert!(
@@ -83,7 +96,12 @@ fn compliance_refuses_a_truncated_reply_and_reports_nothing() {
 fn capitals_writes_only_the_json_on_stdout_and_an_exit_status() {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(
-        capitals::run(&reply("capitals.json"), &mut out, &mut err),
+        capitals::run(
+            &reply("capitals.json"),
+            FinishReason::Unknown,
+            &mut out,
+            &mut err
+        ),
         0
     );
     assert_eq!(
@@ -94,7 +112,12 @@ fn capitals_writes_only_the_json_on_stdout_and_an_exit_status() {
 
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(
-        capitals::run(&reply("capitals-truncated.json"), &mut out, &mut err),
+        capitals::run(
+            &reply("capitals-truncated.json"),
+            FinishReason::Unknown,
+            &mut out,
+            &mut err
+        ),
         2
     );
     assert!(text(out).is_empty());
@@ -241,4 +264,27 @@ fn compliance_constrains_its_server_request_with_the_type_grammar() {
         .as_str()
         .unwrap()
         .ends_with("ten years."));
+}
+
+#[test]
+fn compliance_reports_a_dropped_row_where_it_matters() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let response = compliance::run(
+        &reply("compliance-dropped-row.txt"),
+        FinishReason::Stop,
+        &mut out,
+        &mut err,
+    )
+    .expect("the other rows are kept");
+    assert_eq!(response.findings.len(), 2);
+    assert_eq!(response.findings[1].rule, "R-7");
+    let out = text(out);
+    assert!(
+        out.contains("repaired  line 4: dropped_row (the row has no `severity`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("WARNING   1 row(s) the model wrote could not be read and are not in the result (lines 4)"),
+        "{out}"
+    );
 }

@@ -12,7 +12,7 @@ use super::ir::{alt, lit, repeat, seq, Expr, Grammar};
 use super::text;
 use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, needs_quotes, quote};
-use crate::typed::render::{field_list, table_fields};
+use crate::typed::render::{field_list, named, table_fields};
 use crate::typed::{EnumShape, FieldShape, Shape, StructShape, TaggedShape};
 
 /// How many times a type may stand nested inside itself before its lists
@@ -92,16 +92,6 @@ fn counted(max: u32, mut each: impl FnMut(u32) -> Expr) -> Vec<Expr> {
     (1..=max).map(&mut each).collect()
 }
 
-/// The name of the derived type a value refers to, directly or through lists,
-/// options and maps.
-fn named(shape: &Shape) -> Option<&'static str> {
-    match shape {
-        Shape::Named { name, .. } => Some(name),
-        Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => named(inner),
-        _ => None,
-    }
-}
-
 impl Builder {
     fn rule(&mut self, name: String, build: impl FnOnce(&mut Self) -> Expr) -> Expr {
         if self.g.reserve(&name) {
@@ -158,44 +148,42 @@ impl Builder {
         }
     }
 
+    /// The rule for the object of the derived type `name` at `depth`, built
+    /// with the type on the stack (so a recursion knows how deep it is);
+    /// `members` (its field or variant names) tell two types of one name apart.
+    fn object_rule<'m>(
+        &mut self,
+        name: &'static str,
+        members: impl Iterator<Item = &'m str>,
+        depth: usize,
+        build: impl FnOnce(&mut Self) -> Expr,
+    ) -> Expr {
+        let stem = self.stem(name, members.collect::<Vec<_>>().join(","));
+        let rule = format!("{stem}-d{depth}-r{}", self.depth_of(name));
+        self.stack.push(name);
+        let body = self.rule(rule, build);
+        self.stack.pop();
+        body
+    }
+
     /// A struct's fields at `depth`, in order; an optional field may be left out.
     fn struct_body(&mut self, s: &StructShape, depth: usize) -> Expr {
         if s.fields.is_empty() {
             return lit("");
         }
-        let signature = s
-            .fields
-            .iter()
-            .map(|f| f.name)
-            .collect::<Vec<_>>()
-            .join(",");
-        let stem = self.stem(s.name, signature);
-        let name = format!("{stem}-d{depth}-r{}", self.depth_of(s.name));
-        self.stack.push(s.name);
-        let body = self.rule(name, |b| {
+        self.object_rule(s.name, s.fields.iter().map(|f| f.name), depth, |b| {
             let parts = s
                 .fields
                 .iter()
                 .map(|f| (b.field(f, depth), f.optional))
                 .collect::<Vec<_>>();
             in_order(parts, &newline(depth))
-        });
-        self.stack.pop();
-        body
+        })
     }
 
     /// A tagged enum's object at `depth`: the tag first, then the variant's fields.
     fn tagged_body(&mut self, t: &TaggedShape, depth: usize) -> Expr {
-        let signature = t
-            .variants
-            .iter()
-            .map(|v| v.name)
-            .collect::<Vec<_>>()
-            .join(",");
-        let stem = self.stem(t.name, signature);
-        let name = format!("{stem}-d{depth}-r{}", self.depth_of(t.name));
-        self.stack.push(t.name);
-        let body = self.rule(name, |b| {
+        self.object_rule(t.name, t.variants.iter().map(|v| v.name), depth, |b| {
             let tag = encode_key(t.tag);
             alt(t.variants.iter().map(|v| {
                 let mut parts = vec![lit(format!("{tag}: {}", text_literal(v.name)))];
@@ -209,9 +197,7 @@ impl Builder {
                 }
                 seq(parts)
             }))
-        });
-        self.stack.pop();
-        body
+        })
     }
 
     fn field(&mut self, f: &FieldShape, depth: usize) -> Expr {

@@ -61,6 +61,23 @@ fn group(text: String, own: Prec, context: Prec, open: &str) -> String {
     }
 }
 
+/// A sequence or alternation of rule-level expressions, each written by `each`
+/// at the operator's precedence, grouped where its context binds tighter.
+fn join(
+    items: &[Expr],
+    sep: &str,
+    own: Prec,
+    context: Prec,
+    each: impl Fn(&Expr, Prec) -> String,
+) -> String {
+    let text = items
+        .iter()
+        .map(|i| each(i, own))
+        .collect::<Vec<_>>()
+        .join(sep);
+    group(text, own, context, "(")
+}
+
 /// `{m,n}`, `?`, `*`, `+`; `cap` bounds an unbounded repetition (GBNF's reading of a bound).
 fn suffix(min: u32, max: Option<u32>, cap: Option<u32>) -> String {
     let max = match (max, cap) {
@@ -82,22 +99,10 @@ fn gbnf_expr(e: &Expr, cap: Option<u32>, context: Prec) -> String {
         Expr::Lit(s) => gbnf_literal(s),
         Expr::Class(c) => class_text(c),
         Expr::Rule(name) => name.clone(),
-        Expr::Seq(items) => {
-            let text = items
-                .iter()
-                .map(|i| gbnf_expr(i, cap, Prec::Seq))
-                .collect::<Vec<_>>()
-                .join(" ");
-            group(text, Prec::Seq, context, "(")
-        }
-        Expr::Alt(items) => {
-            let text = items
-                .iter()
-                .map(|i| gbnf_expr(i, cap, Prec::Alt))
-                .collect::<Vec<_>>()
-                .join(" | ");
-            group(text, Prec::Alt, context, "(")
-        }
+        Expr::Seq(items) => join(items, " ", Prec::Seq, context, |i, p| gbnf_expr(i, cap, p)),
+        Expr::Alt(items) => join(items, " | ", Prec::Alt, context, |i, p| {
+            gbnf_expr(i, cap, p)
+        }),
         Expr::Repeat { inner, min, max } => {
             format!(
                 "{}{}",
@@ -278,22 +283,12 @@ fn lark_expr(e: &Expr, terminal: &dyn Fn(&str) -> bool, context: Prec) -> String
         }
         Expr::Rule(name) => lark_name(name, terminal(name)),
         e if one_lexeme(e) => format!("/{}/", regex(e, None, Prec::Alt)),
-        Expr::Seq(items) => {
-            let text = items
-                .iter()
-                .map(|i| lark_expr(i, terminal, Prec::Seq))
-                .collect::<Vec<_>>()
-                .join(" ");
-            group(text, Prec::Seq, context, "(")
-        }
-        Expr::Alt(items) => {
-            let text = items
-                .iter()
-                .map(|i| lark_expr(i, terminal, Prec::Alt))
-                .collect::<Vec<_>>()
-                .join(" | ");
-            group(text, Prec::Alt, context, "(")
-        }
+        Expr::Seq(items) => join(items, " ", Prec::Seq, context, |i, p| {
+            lark_expr(i, terminal, p)
+        }),
+        Expr::Alt(items) => join(items, " | ", Prec::Alt, context, |i, p| {
+            lark_expr(i, terminal, p)
+        }),
         Expr::Repeat { inner, min, max } => {
             format!(
                 "{}{}",

@@ -55,17 +55,10 @@ pub(crate) fn settle<T>(
 ) -> Result<Reply<T>, ParseError> {
     let last = last_line(completion);
     match (options.finish_reason, result) {
-        (_, Err(e)) if e.kind() == ParseErrorKind::LimitExceeded => Err(e),
-        (FinishReason::Length, Err(e)) if e.kind() == ParseErrorKind::Truncated => Err(e),
-        (FinishReason::Length, Err(e)) => Err(ParseError::new(
-            ParseErrorKind::Truncated,
-            e.line().or(Some(last)),
-            format!(
-                "the server stopped the reply at its token limit (finish_reason: length), and what it wrote does not read ({}); raise max_tokens or ask for fewer items",
-                e.message()
-            ),
-        )),
-        (FinishReason::Length, Ok(r)) if !r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson) => {
+        (_, Err(e)) => Err(settle_error(e, completion, options, missing)),
+        (FinishReason::Length, Ok(r))
+            if !r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson) =>
+        {
             // A closed JSON value is whole; TOON has no closing mark, so the
             // last value may have been cut anywhere and still read.
             Err(ParseError::new(
@@ -74,21 +67,45 @@ pub(crate) fn settle<T>(
                 "the server stopped the reply at its token limit (finish_reason: length), so its last value may be cut short and the reply is not read as complete; raise max_tokens or ask for fewer items",
             ))
         }
-        (FinishReason::Stop, Err(e)) if e.kind() == ParseErrorKind::Truncated => Err(e.not_cut()),
+        (finish, Ok(r)) => dropped_rows(r, last, finish, options, short_rows, missing),
+    }
+}
+
+/// A refusal in the light of the finish reason: any refusal of a reply the
+/// token limit ended is `Truncated`; a reply that ended normally is never
+/// called cut off.
+pub(crate) fn settle_error(
+    e: ParseError,
+    completion: &str,
+    options: &ReplyOptions,
+    missing: &dyn Fn(usize) -> Option<String>,
+) -> ParseError {
+    let last = last_line(completion);
+    match options.finish_reason {
+        _ if e.kind() == ParseErrorKind::LimitExceeded => e,
+        FinishReason::Length if e.kind() == ParseErrorKind::Truncated => e,
+        FinishReason::Length => ParseError::new(
+            ParseErrorKind::Truncated,
+            e.line().or(Some(last)),
+            format!(
+                "the server stopped the reply at its token limit (finish_reason: length), and what it wrote does not read ({}); raise max_tokens or ask for fewer items",
+                e.message()
+            ),
+        ),
+        FinishReason::Stop if e.kind() == ParseErrorKind::Truncated => e.not_cut(),
         // Every row of a table dropped, the first for a cell only one column can be missing from.
-        (_, Err(e)) if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
+        _ if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
             let column = e.line().and_then(missing).unwrap_or_default();
-            Err(ParseError::new(
+            ParseError::new(
                 ParseErrorKind::MissingField,
                 e.line(),
                 format!("the row has no `{column}`: the model left it out, and no row of the table can be read without it"),
-            ))
+            )
         }
-        (FinishReason::Unknown, Err(e)) if e.kind() == ParseErrorKind::Syntax && e.line() == Some(last) => {
-            Err(e.on_last_line())
+        FinishReason::Unknown if e.kind() == ParseErrorKind::Syntax && e.line() == Some(last) => {
+            e.on_last_line()
         }
-        (finish, Ok(r)) => dropped_rows(r, last, finish, options, short_rows, missing),
-        (_, Err(e)) => Err(e),
+        _ => e,
     }
 }
 

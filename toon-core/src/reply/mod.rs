@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 pub use error::{ParseError, ParseErrorKind};
-pub(crate) use finish::settle;
 pub use finish::FinishReason;
+pub(crate) use finish::{settle, settle_error};
 pub use report::{Repair, RepairKind, Reply};
 
 use crate::decode::{decode_lenient, Decoded, Leniency, Note};
@@ -134,8 +134,9 @@ pub fn decode_reply_with_options(
 /// after the same stripping of reasoning, fences and prose.
 pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
     completion: &str,
+    options: &ReplyOptions,
 ) -> Result<(T, Vec<Repair>), ParseError> {
-    too_long(completion, &ReplyOptions::default())?;
+    too_long(completion, options)?;
     if completion.trim().is_empty() {
         return Err(ParseError::empty());
     }

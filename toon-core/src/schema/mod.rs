@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::typed::Shape;
-use crate::{ParseError, Repair};
+use crate::{ParseError, Repair, ReplyOptions};
 
 pub use json_schema::strict_violations;
 
@@ -143,5 +143,30 @@ pub fn from_json_reply<T: DeserializeOwned>(completion: &str) -> Result<T, Parse
 pub fn from_json_reply_with_report<T: DeserializeOwned>(
     completion: &str,
 ) -> Result<(T, Vec<Repair>), ParseError> {
-    crate::reply::decode_json_reply(completion)
+    from_json_reply_with_options(completion, &ReplyOptions::default())
+}
+
+/// [`from_json_reply_with_report`] with the server's finish reason and limits
+/// ([`ReplyOptions`]): with [`FinishReason::Length`](crate::FinishReason::Length)
+/// a JSON value left open is `Truncated`; with `Stop` it is the model's own
+/// malformed JSON (`Syntax`), never called cut off.
+///
+/// ```
+/// use toon_core::{from_json_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Capital { capital: String }
+/// let stop = ReplyOptions { finish_reason: FinishReason::Stop, ..Default::default() };
+/// let err = from_json_reply_with_options::<Capital>("{\"capital\": \"Par", &stop).unwrap_err();
+/// assert_eq!(err.kind(), ParseErrorKind::Syntax);
+/// ```
+///
+/// # Errors
+/// As [`from_json_reply`], and `LimitExceeded` past a limit.
+pub fn from_json_reply_with_options<T: DeserializeOwned>(
+    completion: &str,
+    options: &ReplyOptions,
+) -> Result<(T, Vec<Repair>), ParseError> {
+    // A closed JSON value is whole, so only a refusal has the finish reason to weigh.
+    crate::reply::decode_json_reply(completion, options)
+        .map_err(|e| crate::reply::settle_error(e, completion, options, &|_| None))
 }

@@ -54,7 +54,7 @@ struct Out {
 }
 
 /// The name of a derived type a field refers to, directly or as list items.
-fn named(shape: &Shape) -> Option<&'static str> {
+pub(crate) fn named(shape: &Shape) -> Option<&'static str> {
     match shape {
         Shape::Named { name, .. } => Some(name),
         Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => named(inner),
