@@ -12,7 +12,7 @@ mod chat;
 
 use std::io::Write;
 
-use toon_core::{StreamEvent, Toon, ToonStream};
+use toon_core::{FinishReason, StreamEvent, Toon, ToonStream};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
@@ -39,6 +39,7 @@ pub struct Violation {
 /// returns the violations in the order printed, and the finished value's.
 pub fn run<'a>(
     chunks: impl IntoIterator<Item = &'a str>,
+    finish_reason: FinishReason,
     out: &mut impl Write,
 ) -> Result<(Vec<Violation>, Vec<Violation>), String> {
     let mut stream = ToonStream::<ComplianceAnalysis>::new();
@@ -70,7 +71,9 @@ pub fn run<'a>(
         show(stream.push(chunk), out);
     }
     show(stream.end(), out);
-    let done = stream.finish().map_err(|e| e.to_string())?;
+    let done = stream
+        .finish_with(finish_reason)
+        .map_err(|e| e.to_string())?;
     Ok((seen, done.value.violations))
 }
 
@@ -99,20 +102,27 @@ fn main() -> std::process::ExitCode {
                 serde_json::json!({ "max_tokens": 256, "temperature": 0 }),
             );
             let mut pieces = Vec::new();
-            match chat::stream(url, &body, |piece| pieces.push(piece.to_owned())) {
-                Ok(reason) => eprintln!("finish_reason: {reason}"),
+            let finish = match chat::stream(url, &body, |piece| pieces.push(piece.to_owned())) {
+                Ok(reason) => {
+                    eprintln!("finish_reason: {reason}");
+                    FinishReason::from_openai(&reason)
+                }
                 Err(e) => {
                     eprintln!("{e}");
                     return std::process::ExitCode::from(1);
                 }
-            }
-            run(pieces.iter().map(String::as_str), &mut out)
+            };
+            run(pieces.iter().map(String::as_str), finish, &mut out)
         }
         [] => {
             let reply = include_str!("replies/stream.txt");
             let chars: Vec<char> = reply.chars().collect();
             let chunks: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
-            run(chunks.iter().map(String::as_str), &mut out)
+            run(
+                chunks.iter().map(String::as_str),
+                FinishReason::Unknown,
+                &mut out,
+            )
         }
         _ => {
             eprintln!("usage: stream [--server URL]");

@@ -222,7 +222,12 @@ fn stream_prints_each_violation_as_it_arrives_and_agrees_with_the_whole() {
     let chars: Vec<char> = recorded.chars().collect();
     let chunks: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
     let mut out = Vec::new();
-    let (seen, whole) = stream::run(chunks.iter().map(String::as_str), &mut out).unwrap();
+    let (seen, whole) = stream::run(
+        chunks.iter().map(String::as_str),
+        FinishReason::Unknown,
+        &mut out,
+    )
+    .unwrap();
     assert_eq!(seen.len(), 3);
     assert_eq!(seen, whole);
     let out = text(out);

@@ -213,6 +213,20 @@ impl<T: Toon> ToonStream<T> {
         T::from_toon_with_options(&self.text, &self.options)
     }
 
+    /// [`finish`](Self::finish), told how the server said the reply ended (its
+    /// `finish_reason` comes with the stream's last event): as
+    /// [`ReplyOptions::finish_reason`].
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon_with_options`].
+    pub fn finish_with(
+        mut self,
+        finish_reason: crate::FinishReason,
+    ) -> Result<Reply<T>, ParseError> {
+        self.options.finish_reason = finish_reason;
+        self.finish()
+    }
+
     fn line(&mut self, line: &str, events: &mut Vec<Event>) {
         // The same tool-call tags the whole-reply stripper removes.
         let tags = untag(line);
