@@ -293,3 +293,40 @@ fn compliance_reports_a_dropped_row_where_it_matters() {
         "{out}"
     );
 }
+
+#[allow(dead_code)]
+#[path = "../examples/retry.rs"]
+mod retry;
+
+#[test]
+fn retry_sends_the_refusal_back_and_reads_the_second_answer() {
+    let mut answers = vec![
+        "objects[2]{label,score}:\n  cup,0.9\n  spoon,0.7\ncount: 2",
+        "objects[2]{label,score}:\n  cup,0.9\n  spoon,0.7\ncount: 3",
+    ];
+    let mut turns: Vec<Vec<serde_json::Value>> = Vec::new();
+    let mut out = Vec::new();
+    let attempts = retry::run(
+        |messages| {
+            turns.push(messages.to_vec());
+            Ok::<_, String>(toon_core::Turn::new(
+                answers.pop().unwrap(),
+                FinishReason::Stop,
+            ))
+        },
+        &mut out,
+    );
+    assert_eq!(attempts, Some(2));
+    let out = text(out);
+    assert!(out.contains("attempt 1: TOON_PARSE_FAILURE: the value reads but is not valid here: `count` is 3 but 2 objects are listed"), "{out}");
+    assert!(out.contains("attempt 2: read"), "{out}");
+    assert_eq!(
+        turns[1].len(),
+        4,
+        "system, question, the refused answer, the retry turn"
+    );
+    assert!(turns[1][3]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Your answer could not be used."));
+}

@@ -115,4 +115,7 @@ pub use schema_derive::OutputSchema;
 /// Derives [`Toon`] for a struct with named fields or an enum of unit variants.
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
-pub use typed::{Event as StreamEvent, Shape, Toon, ToonEvents, ToonOutputParser, ToonStream};
+pub use typed::{
+    Attempt, Event as StreamEvent, Retried, RetryError, Shape, Toon, ToonEvents, ToonOutputParser,
+    ToonStream, Turn,
+};

@@ -27,6 +27,10 @@ pub enum ParseErrorKind {
     /// A value has the wrong type for its field (a word where a number belongs,
     /// an unknown enum value).
     InvalidValue,
+    /// The value reads, but a check refused it: the caller's own
+    /// ([`ToonOutputParser::validate`](crate::ToonOutputParser::validate)).
+    /// A parse proves shape, not truth; the value is never clamped or dropped.
+    Constraint,
 }
 
 impl ParseErrorKind {
@@ -40,6 +44,7 @@ impl ParseErrorKind {
             ParseErrorKind::MissingField => "missing field",
             ParseErrorKind::LimitExceeded => "limit exceeded",
             ParseErrorKind::InvalidValue => "invalid value",
+            ParseErrorKind::Constraint => "constraint",
         }
     }
 }
@@ -74,6 +79,8 @@ struct Inner {
     /// For a reply refused as cut off: what failed, for when the server says
     /// the reply was not cut (see [`ParseError::not_cut`]).
     cause: Option<String>,
+    /// The format the reply was to be in, for the retry turn.
+    format: Option<&'static str>,
 }
 
 impl ParseError {
@@ -89,6 +96,7 @@ impl ParseError {
             message: message.into(),
             source: None,
             cause: None,
+            format: None,
         }))
     }
 
@@ -126,6 +134,7 @@ impl ParseError {
             format!("{cause}; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way"),
         );
         e.0.source = self.0.source;
+        e.0.format = self.0.format;
         e
     }
 
@@ -184,6 +193,58 @@ impl ParseError {
     /// The spec decoder's error behind a syntax failure, if there is one.
     pub fn decode_error(&self) -> Option<&DecodeError> {
         self.0.source.as_ref()
+    }
+
+    /// The user turn that asks the model to answer again: what was wrong and
+    /// where (line, field path, what it wrote, what is allowed), in a few lines,
+    /// and to answer in the format it was asked for. For the next request, after
+    /// the model's own reply (see [`ToonOutputParser::parse_with_retries`](crate::ToonOutputParser::parse_with_retries)).
+    ///
+    /// ```
+    /// use toon_core::Toon;
+    /// let err = <Vec<u8>>::from_toon("[2]: 7,lots").unwrap_err();
+    /// let turn = err.retry_prompt();
+    /// assert!(turn.starts_with("Your answer could not be used."), "{turn}");
+    /// assert!(turn.contains("`[1]`: expected a whole number, found the text `lots`"), "{turn}");
+    /// ```
+    pub fn retry_prompt(&self) -> String {
+        let mut place = Vec::new();
+        if let Some(line) = self.0.line {
+            place.push(format!("line {line}"));
+        }
+        if let Some(path) = &self.0.path {
+            place.push(format!("`{path}`"));
+        }
+        let place = if place.is_empty() {
+            String::new()
+        } else {
+            format!("At {}: ", place.join(", "))
+        };
+        let what = match self.0.kind {
+            ParseErrorKind::EmptyCompletion => "You wrote no answer.".to_owned(),
+            ParseErrorKind::Truncated => format!(
+                "{place}the answer stops before its end. Give a shorter answer: fewer items, shorter texts."
+            ),
+            _ => {
+                let said = self.0.message.trim_end_matches('.');
+                let mut chars = said.chars();
+                match chars.next() {
+                    // A sentence of its own when no place leads it in.
+                    Some(c) if place.is_empty() => format!("{}{}.", c.to_uppercase(), chars.as_str()),
+                    _ => format!("{place}{said}."),
+                }
+            }
+        };
+        let format = self.0.format.unwrap_or("the format the instructions show");
+        format!(
+            "Your answer could not be used. {what}\nWrite the whole answer again, in {format}, with this fixed; keep everything else as it was."
+        )
+    }
+
+    /// The format the reply was read in, for [`retry_prompt`](Self::retry_prompt).
+    pub(crate) fn in_format(mut self, format: &'static str) -> Self {
+        self.0.format = Some(format);
+        self
     }
 }
 

@@ -167,6 +167,8 @@ pub fn from_json_reply_with_options<T: DeserializeOwned>(
     options: &ReplyOptions,
 ) -> Result<(T, Vec<Repair>), ParseError> {
     // A closed JSON value is whole, so only a refusal has the finish reason to weigh.
-    crate::reply::decode_json_reply(completion, options)
-        .map_err(|e| crate::reply::settle_error(e, completion, options, &|_| None))
+    crate::reply::decode_json_reply(completion, options).map_err(|e| {
+        crate::reply::settle_error(e, completion, options, &|_| None)
+            .in_format("one JSON object, as the instructions describe")
+    })
 }

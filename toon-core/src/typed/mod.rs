@@ -4,15 +4,15 @@
 mod context;
 mod guide;
 mod impls;
+mod parser;
 pub(crate) mod render;
 mod shape;
 mod stream;
 
-use std::marker::PhantomData;
-
 use serde_json::Value;
 
 pub use context::{Cx, Fields};
+pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
 pub use stream::{Event, ToonEvents, ToonStream};
 
@@ -119,6 +119,7 @@ pub trait Toon: Sized {
         settle(result, completion, options, &short_rows, &|line| {
             guide.missing_cell(line)
         })
+        .map_err(|e| e.in_format("TOON, exactly as the instructions show"))
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
@@ -156,79 +157,5 @@ pub trait Toon: Sized {
     /// ```
     fn toon_grammar(syntax: GrammarSyntax) -> String {
         crate::grammar::toon_grammar(&Self::__shape(), syntax)
-    }
-}
-
-/// Reads replies into `T`, with the options a call site sets once.
-///
-/// ```
-/// use toon_core::{FinishReason, ParseErrorKind, ToonOutputParser, Toon};
-/// let tags: Vec<String> = ToonOutputParser::<Vec<String>>::new().parse("[2]: a,b").unwrap();
-/// assert_eq!(tags, ["a", "b"]);
-///
-/// // The server's finish_reason decides what a reply that stops short is.
-/// let cut = ToonOutputParser::<Vec<String>>::new().finish_reason(FinishReason::from_openai("length"));
-/// assert_eq!(cut.parse("[2]: a,b").unwrap_err().kind(), ParseErrorKind::Truncated);
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct ToonOutputParser<T> {
-    options: ReplyOptions,
-    ty: PhantomData<fn() -> T>,
-}
-
-impl<T: Toon> ToonOutputParser<T> {
-    /// A parser for `T`, with the default [`ReplyOptions`].
-    pub fn new() -> Self {
-        ToonOutputParser {
-            options: ReplyOptions::default(),
-            ty: PhantomData,
-        }
-    }
-
-    /// The same parser with these options.
-    pub fn options(mut self, options: ReplyOptions) -> Self {
-        self.options = options;
-        self
-    }
-
-    /// The same parser, told how the server said the reply ended
-    /// ([`ReplyOptions::finish_reason`]).
-    pub fn finish_reason(mut self, finish_reason: crate::FinishReason) -> Self {
-        self.options.finish_reason = finish_reason;
-        self
-    }
-
-    /// The same parser, refusing a reply with any dropped row
-    /// ([`ReplyOptions::refuse_dropped_rows`]).
-    pub fn refuse_dropped_rows(mut self) -> Self {
-        self.options.refuse_dropped_rows = true;
-        self
-    }
-
-    /// Reads a reply into `T`; see [`Toon::from_toon`].
-    ///
-    /// # Errors
-    /// As [`Toon::from_toon_with_options`].
-    pub fn parse(&self, completion: &str) -> Result<T, ParseError> {
-        self.parse_with_report(completion).map(|r| r.value)
-    }
-
-    /// Reads a reply into `T`, with the repairs applied.
-    ///
-    /// # Errors
-    /// As [`Toon::from_toon_with_options`].
-    pub fn parse_with_report(&self, completion: &str) -> Result<Reply<T>, ParseError> {
-        T::from_toon_with_options(completion, &self.options)
-    }
-
-    /// The prompt snippet for `T`; see [`Toon::toon_prompt`].
-    pub fn prompt(&self) -> String {
-        T::toon_prompt()
-    }
-}
-
-impl<T: Toon> Default for ToonOutputParser<T> {
-    fn default() -> Self {
-        Self::new()
     }
 }

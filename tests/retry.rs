@@ -1,0 +1,167 @@
+//! The caller's own check, the retry turn a refusal becomes, and the retry
+//! helper that asks again through any client.
+
+mod common;
+
+use common::types::{Answer, ComplianceAnalysis, Finding};
+use serde_json::{json, Value};
+use toon_core::{FinishReason, ParseErrorKind, RetryError, Toon, ToonOutputParser, Turn};
+
+const GOOD: &str =
+    "question: When does it end?\nfinding:\n  status: found\n  answer: In 2025.\n  citations[1]: 2";
+
+/// Citations must name one of the sources sent (here, six).
+fn cited() -> ToonOutputParser<Answer> {
+    ToonOutputParser::<Answer>::new().validate(|a: &Answer| match &a.finding {
+        Finding::Found { citations, .. } => {
+            match citations.iter().find(|c| !(1..=6).contains(&c.0)) {
+                Some(c) => Err(format!(
+                    "source {} does not exist: cite sources 1 to 6",
+                    c.0
+                )),
+                None => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    })
+}
+
+#[test]
+fn the_callers_check_refuses_as_constraint_and_is_never_a_repair() {
+    assert_eq!(cited().parse(GOOD).unwrap().question, "When does it end?");
+    let wrong = GOOD.replace("citations[1]: 2", "citations[2]: 2,7");
+    let err = cited().parse(&wrong).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::Constraint);
+    assert!(err.message().contains("source 7 does not exist"), "{err}");
+    // The shape alone reads, as before.
+    assert!(Answer::from_toon(&wrong).is_ok());
+}
+
+#[test]
+fn the_retry_turn_says_what_where_and_in_which_format() {
+    let typed = "question: When?\nfinding:\n  status: found\n  answer: Soon.\n  citations[1]: lots";
+    let turn = Answer::from_toon(typed).unwrap_err().retry_prompt();
+    assert!(
+        turn.starts_with("Your answer could not be used. At line 5, `finding.citations[0]`: "),
+        "{turn}"
+    );
+    assert!(turn.contains("found the text `lots`"), "{turn}");
+    assert!(turn.ends_with("in TOON, exactly as the instructions show, with this fixed; keep everything else as it was."), "{turn}");
+    assert!(turn.lines().count() <= 3, "a few lines: {turn}");
+
+    let cut = "question: When?\nfinding:\n  status: found\n  answer: \"So";
+    let turn = Answer::from_toon(cut).unwrap_err().retry_prompt();
+    assert!(
+        turn.contains("the answer stops before its end. Give a shorter answer"),
+        "{turn}"
+    );
+
+    let empty = Answer::from_toon("  \n").unwrap_err().retry_prompt();
+    assert!(empty.contains("You wrote no answer."), "{empty}");
+
+    let json = toon_core::from_json_reply::<common::types::Capital>("{\"country\": \"Peru\"}")
+        .unwrap_err();
+    assert!(
+        json.retry_prompt()
+            .contains("in one JSON object, as the instructions describe"),
+        "{}",
+        json.retry_prompt()
+    );
+
+    let short = ComplianceAnalysis::from_toon(
+        "compliance_status: NON_COMPLIANT\nviolations[1]{category,severity,description,related_rule_id,remediation}:\n  privacy,Emails logged,R-1,Mask them\naudit_trail: a\nspoken_response: b",
+    )
+    .unwrap_err();
+    assert!(
+        short
+            .retry_prompt()
+            .contains("At line 3: the row has no `severity`"),
+        "{}",
+        short.retry_prompt()
+    );
+}
+
+#[test]
+fn the_helper_asks_again_with_the_reply_and_the_turn_appended() {
+    let replies = [
+        GOOD.replace("citations[1]: 2", "citations[1]: 9"),
+        GOOD.to_owned(),
+    ];
+    let mut seen: Vec<Vec<Value>> = Vec::new();
+    let start = vec![json!({"role": "user", "content": "When does it end?"})];
+    let got = cited()
+        .parse_with_retries(start, 3, |messages| {
+            seen.push(messages.to_vec());
+            Ok::<_, String>(Turn::new(
+                replies[seen.len() - 1].clone(),
+                FinishReason::Stop,
+            ))
+        })
+        .unwrap();
+    assert_eq!(got.attempts.len(), 2);
+    assert_eq!(
+        got.attempts[0].outcome.as_ref().unwrap_err().kind(),
+        ParseErrorKind::Constraint
+    );
+    assert!(got.attempts[1].outcome.is_ok());
+    // The second request: the question, the model's refused reply, and the retry turn.
+    assert_eq!(seen[1].len(), 3);
+    assert_eq!(
+        seen[1][1],
+        json!({"role": "assistant", "content": replies[0]})
+    );
+    assert_eq!(seen[1][2]["role"], "user");
+    assert!(seen[1][2]["content"]
+        .as_str()
+        .unwrap()
+        .contains("source 9 does not exist"));
+}
+
+#[test]
+fn the_helper_gives_up_after_its_retries_and_reports_every_attempt() {
+    let mut calls = 0;
+    let err = cited()
+        .parse_with_retries(vec![], 2, |_| {
+            calls += 1;
+            Ok::<_, String>(Turn::new(
+                "question: When?\nfinding: maybe",
+                FinishReason::Stop,
+            ))
+        })
+        .unwrap_err();
+    assert_eq!(calls, 3, "the first answer and two retries");
+    let RetryError::Refused { attempts } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(attempts.len(), 3);
+    assert!(
+        err.to_string()
+            .starts_with("every one of 3 attempts was refused; the last: TOON_PARSE_FAILURE"),
+        "{err}"
+    );
+
+    // A cut reply (the server said `length`) is refused as such, and retried.
+    let mut replies = vec![
+        Turn::new(GOOD, FinishReason::Stop),
+        Turn::new("question: Wh", FinishReason::Length),
+    ];
+    let got = cited()
+        .parse_with_retries(vec![], 1, |_| Ok::<_, String>(replies.pop().unwrap()))
+        .unwrap();
+    assert_eq!(
+        got.attempts[0].outcome.as_ref().unwrap_err().kind(),
+        ParseErrorKind::Truncated
+    );
+
+    // A sender's failure ends it at once.
+    let err = cited()
+        .parse_with_retries(vec![], 5, |_| Err::<Turn, _>("connection refused"))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        RetryError::Send {
+            error: "connection refused",
+            ..
+        }
+    ));
+}

@@ -1,0 +1,286 @@
+//! `ToonOutputParser`: a call site's way of reading replies into `T` — its
+//! options, its own check of the value, and asking again when a reply is refused.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::Toon;
+use crate::{FinishReason, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
+
+/// A check of a decoded value that only the call site can make (how many
+/// sources it sent, which ids exist): `Err` says what is wrong, for the model.
+type Check<T> = Arc<dyn Fn(&T) -> Result<(), String> + Send + Sync>;
+
+/// Reads replies into `T`, with the options and the check a call site sets once.
+///
+/// ```
+/// use toon_core::{FinishReason, ParseErrorKind, ToonOutputParser, Toon};
+/// let tags: Vec<String> = ToonOutputParser::<Vec<String>>::new().parse("[2]: a,b").unwrap();
+/// assert_eq!(tags, ["a", "b"]);
+///
+/// // The server's finish_reason decides what a reply that stops short is.
+/// let cut = ToonOutputParser::<Vec<String>>::new().finish_reason(FinishReason::from_openai("length"));
+/// assert_eq!(cut.parse("[2]: a,b").unwrap_err().kind(), ParseErrorKind::Truncated);
+///
+/// // A parse proves shape, not truth: the call site's own check.
+/// let sources = 6;
+/// let cited = ToonOutputParser::<Vec<u32>>::new().validate(move |ids: &Vec<u32>| {
+///     match ids.iter().find(|&&id| id as usize > sources) {
+///         Some(id) => Err(format!("source {id} does not exist; cite 1 to {sources}")),
+///         None => Ok(()),
+///     }
+/// });
+/// let err = cited.parse("[2]: 2,7").unwrap_err();
+/// assert_eq!(err.kind(), ParseErrorKind::Constraint);
+/// assert!(err.retry_prompt().contains("source 7 does not exist; cite 1 to 6"));
+/// ```
+pub struct ToonOutputParser<T> {
+    options: ReplyOptions,
+    check: Option<Check<T>>,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for ToonOutputParser<T> {
+    fn clone(&self) -> Self {
+        ToonOutputParser {
+            options: self.options,
+            check: self.check.clone(),
+            ty: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for ToonOutputParser<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToonOutputParser")
+            .field("options", &self.options)
+            .field("check", &self.check.as_ref().map(|_| "caller's check"))
+            .finish()
+    }
+}
+
+impl<T: Toon> Default for ToonOutputParser<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Toon> ToonOutputParser<T> {
+    /// A parser for `T`, with the default [`ReplyOptions`] and no check.
+    pub fn new() -> Self {
+        ToonOutputParser {
+            options: ReplyOptions::default(),
+            check: None,
+            ty: PhantomData,
+        }
+    }
+
+    /// The same parser with these options.
+    pub fn options(mut self, options: ReplyOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The same parser, told how the server said the reply ended
+    /// ([`ReplyOptions::finish_reason`]).
+    pub fn finish_reason(mut self, finish_reason: FinishReason) -> Self {
+        self.options.finish_reason = finish_reason;
+        self
+    }
+
+    /// The same parser, refusing a reply with any dropped row
+    /// ([`ReplyOptions::refuse_dropped_rows`]).
+    pub fn refuse_dropped_rows(mut self) -> Self {
+        self.options.refuse_dropped_rows = true;
+        self
+    }
+
+    /// The same parser with the caller's own check, run after decoding: its
+    /// `Err` is a [`ParseErrorKind::Constraint`] refusal carrying the message.
+    pub fn validate(
+        mut self,
+        check: impl Fn(&T) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        self.check = Some(Arc::new(check));
+        self
+    }
+
+    /// Reads a reply into `T`; see [`Toon::from_toon`].
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon_with_options`], and `Constraint` when the check refuses.
+    pub fn parse(&self, completion: &str) -> Result<T, ParseError> {
+        self.parse_with_report(completion).map(|r| r.value)
+    }
+
+    /// Reads a reply into `T`, with the repairs applied.
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse).
+    pub fn parse_with_report(&self, completion: &str) -> Result<Reply<T>, ParseError> {
+        let reply = T::from_toon_with_options(completion, &self.options)?;
+        if let Some(check) = &self.check {
+            check(&reply.value).map_err(|why| {
+                ParseError::new(
+                    ParseErrorKind::Constraint,
+                    None,
+                    format!("the value reads but is not valid here: {why}"),
+                )
+                .in_format("TOON, exactly as the instructions show")
+            })?;
+        }
+        Ok(reply)
+    }
+
+    /// The prompt snippet for `T`; see [`Toon::toon_prompt`].
+    pub fn prompt(&self) -> String {
+        T::toon_prompt()
+    }
+
+    /// Reads the model's answer, asking again on a refusal, with no HTTP client
+    /// of its own: `send` gets the chat messages so far and returns what the
+    /// model said. On a refusal the model's reply and the refusal's
+    /// [`retry_prompt`](ParseError::retry_prompt) are added to the messages and
+    /// `send` is called again, at most `retries` more times.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toon_core::{FinishReason, ToonOutputParser, Turn};
+    /// let mut replies = vec!["[2]: 7,lots", "[2]: 7,8"].into_iter();
+    /// let messages = vec![json!({"role": "user", "content": "Two numbers, as TOON."})];
+    /// let got = ToonOutputParser::<Vec<u8>>::new()
+    ///     .parse_with_retries(messages, 2, |_messages| {
+    ///         Ok::<_, std::convert::Infallible>(Turn::new(replies.next().unwrap(), FinishReason::Stop))
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(got.value, [7, 8]);
+    /// assert_eq!(got.attempts.len(), 2, "the first was refused, the second read");
+    /// assert!(got.attempts[0].outcome.is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`RetryError::Send`] if `send` fails; [`RetryError::Refused`] with every
+    /// attempt when the last one is refused too.
+    pub fn parse_with_retries<E>(
+        &self,
+        mut messages: Vec<Value>,
+        retries: usize,
+        mut send: impl FnMut(&[Value]) -> Result<Turn, E>,
+    ) -> Result<Retried<T>, RetryError<E>> {
+        let mut attempts = Vec::new();
+        loop {
+            let turn = send(&messages).map_err(|e| RetryError::Send {
+                error: e,
+                attempts: attempts.clone(),
+            })?;
+            let parser = self.clone().finish_reason(turn.finish_reason);
+            match parser.parse_with_report(&turn.content) {
+                Ok(reply) => {
+                    attempts.push(Attempt {
+                        reply: turn.content,
+                        outcome: Ok(reply.repairs.clone()),
+                    });
+                    return Ok(Retried {
+                        value: reply.value,
+                        repairs: reply.repairs,
+                        attempts,
+                    });
+                }
+                Err(e) => {
+                    let again = e.retry_prompt();
+                    attempts.push(Attempt {
+                        reply: turn.content.clone(),
+                        outcome: Err(e),
+                    });
+                    if attempts.len() > retries {
+                        return Err(RetryError::Refused { attempts });
+                    }
+                    messages.push(json!({"role": "assistant", "content": turn.content}));
+                    messages.push(json!({"role": "user", "content": again}));
+                }
+            }
+        }
+    }
+}
+
+/// What the model said: the completion's text and how the server said it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Turn {
+    /// The completion's text.
+    pub content: String,
+    /// How it ended (OpenAI's `finish_reason`, read by [`FinishReason::from_openai`]).
+    pub finish_reason: FinishReason,
+}
+
+impl Turn {
+    /// A reply and how it ended.
+    pub fn new(content: impl Into<String>, finish_reason: FinishReason) -> Self {
+        Turn {
+            content: content.into(),
+            finish_reason,
+        }
+    }
+}
+
+/// One answer the model gave and what became of it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Attempt {
+    /// The reply as the model wrote it.
+    pub reply: String,
+    /// Its repairs, or why it was refused.
+    pub outcome: Result<Vec<Repair>, ParseError>,
+}
+
+/// The value read at last, with every attempt, for counting how often a first
+/// answer needed a second.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Retried<T> {
+    /// The value of the attempt that read.
+    pub value: T,
+    /// That attempt's repairs.
+    pub repairs: Vec<Repair>,
+    /// Every attempt in order, the last the one that read.
+    pub attempts: Vec<Attempt>,
+}
+
+/// Why [`ToonOutputParser::parse_with_retries`] gave up.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RetryError<E> {
+    /// Every attempt was refused; the last refusal is the last attempt's.
+    Refused {
+        /// Every attempt in order.
+        attempts: Vec<Attempt>,
+    },
+    /// Sending the messages failed.
+    Send {
+        /// The sender's error.
+        error: E,
+        /// The attempts before it.
+        attempts: Vec<Attempt>,
+    },
+}
+
+impl<E: fmt::Display> fmt::Display for RetryError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RetryError::Refused { attempts } => {
+                let last = attempts.last().and_then(|a| a.outcome.as_ref().err());
+                write!(f, "every one of {} attempts was refused", attempts.len())?;
+                if let Some(e) = last {
+                    write!(f, "; the last: {e}")?;
+                }
+                Ok(())
+            }
+            RetryError::Send { error, .. } => write!(f, "sending the request failed: {error}"),
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> std::error::Error for RetryError<E> {}
