@@ -14,7 +14,7 @@ use toon_derive_internals::shape::shape_expr;
 
 /// Derives `toon_core::OutputSchema` for a struct with named fields, a newtype
 /// struct, an enum of unit variants, or an internally tagged enum.
-#[proc_macro_derive(OutputSchema, attributes(toon, serde))]
+#[proc_macro_derive(OutputSchema, attributes(toon, serde, schemars, validate))]
 pub fn derive_output_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match Container::from_ast(&input, "OutputSchema") {

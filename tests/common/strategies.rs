@@ -68,7 +68,13 @@ pub fn compliance() -> impl Strategy<Value = ComplianceAnalysis> {
         prop::collection::vec(violation(), 0..6),
         text(),
         text(),
-        prop::option::of(prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO),
+        // Within the field's `range(min = 0, max = 1)`, subnormals and exact ends included.
+        prop::option::of(prop_oneof![
+            0.0..=1.0f64,
+            Just(0.0),
+            Just(1.0),
+            Just(f64::MIN_POSITIVE / 2.0)
+        ]),
     )
         .prop_map(
             |(compliance_status, violations, audit_trail, spoken_response, confidence)| {

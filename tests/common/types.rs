@@ -28,17 +28,17 @@ pub enum Status {
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Violation {
     /// The rule family, e.g. privacy or retention.
-    #[toon(max_len = 24)]
+    #[toon(max_len = 16)]
     pub category: String,
     pub severity: Severity,
     /// What is wrong, in one sentence.
-    #[toon(max_len = 100)]
+    #[toon(max_len = 80)]
     pub description: String,
     /// The id of the rule broken, e.g. R-12.
-    #[toon(max_len = 8)]
+    #[toon(max_len = 6)]
     pub related_rule_id: String,
     /// What to change.
-    #[toon(max_len = 80)]
+    #[toon(max_len = 60)]
     pub remediation: String,
 }
 
@@ -51,14 +51,15 @@ pub struct ComplianceAnalysis {
     #[toon(max_items = 5)]
     pub violations: Vec<Violation>,
     /// Which rules were checked, briefly.
-    #[toon(max_len = 80)]
+    #[toon(max_len = 60)]
     pub audit_trail: String,
     /// One or two sentences for a voice assistant to say.
-    #[toon(max_len = 160)]
+    #[toon(max_len = 120)]
     pub spoken_response: String,
     #[toon(skip)]
     pub internal_note: String,
     #[serde(default)]
+    #[toon(range(min = 0, max = 1))]
     pub confidence: Option<f64>,
 }
 
@@ -108,6 +109,7 @@ pub enum Label {
 pub struct Detection {
     pub label: Label,
     /// How sure, from 0 to 1.
+    #[toon(range(min = 0, max = 1))]
     pub score: f64,
     /// What the object looks like, briefly.
     pub note: String,

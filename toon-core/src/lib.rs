@@ -73,7 +73,8 @@
 pub mod __private {
     pub use crate::node::Node;
     pub use crate::typed::{
-        Cx, EnumShape, FieldShape, Fields, StructShape, TaggedShape, VariantShape,
+        Constraints, Cx, EnumShape, FieldShape, Fields, Measure, Measured, StructShape,
+        TaggedShape, VariantShape,
     };
     pub use serde_json::{Map, Value};
 }
@@ -116,6 +117,6 @@ pub use schema_derive::OutputSchema;
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
 pub use typed::{
-    Attempt, Event as StreamEvent, Retried, RetryError, Shape, Toon, ToonEvents, ToonOutputParser,
-    ToonStream, Turn,
+    Attempt, Constraints, Event as StreamEvent, Retried, RetryError, Shape, Toon, ToonEvents,
+    ToonOutputParser, ToonStream, Turn,
 };

@@ -42,6 +42,28 @@ pub struct Field<'a> {
     pub max_items: Option<u32>,
     /// Other names the decoder reads the field by (`alias`).
     pub aliases: Vec<String>,
+    /// What its values must be (`range`, `length`, `pattern`).
+    pub constraints: Constraints,
+}
+
+/// A field's constraints, checked against its type.
+#[derive(Default, Clone)]
+pub struct Constraints {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub min_length: Option<u32>,
+    pub max_length: Option<u32>,
+    pub pattern: Option<String>,
+}
+
+impl Constraints {
+    pub fn is_empty(&self) -> bool {
+        self.min.is_none()
+            && self.max.is_none()
+            && self.min_length.is_none()
+            && self.max_length.is_none()
+            && self.pattern.is_none()
+    }
 }
 
 pub struct Variant<'a> {
@@ -249,9 +271,121 @@ fn fields<'a>(
                 max_len: a.max_len,
                 max_items: a.max_items,
                 aliases: a.aliases.clone(),
+                constraints: constraints(&a, &f.ty, errors),
             }
         })
         .collect()
+}
+
+/// What a type is, as far as its name tells: the kind of value a constraint can bound.
+enum Kind {
+    Integer(i128, i128, &'static str),
+    Float,
+    Text,
+    List,
+    Other,
+}
+
+fn kind_of(ty: &Type) -> Kind {
+    let Type::Path(p) = ty else {
+        return Kind::Other;
+    };
+    let Some(last) = p.path.segments.last() else {
+        return Kind::Other;
+    };
+    let inner = || match &last.arguments {
+        PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    };
+    macro_rules! ints {
+        ($($t:ident),*) => {
+            match last.ident.to_string().as_str() {
+                $(stringify!($t) => return Kind::Integer($t::MIN as i128, $t::MAX as i128, stringify!($t)),)*
+                _ => {}
+            }
+        };
+    }
+    ints!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+    match last.ident.to_string().as_str() {
+        "f32" | "f64" => Kind::Float,
+        "String" => Kind::Text,
+        "Vec" | "VecDeque" | "BTreeMap" | "HashMap" | "BTreeSet" | "HashSet" => Kind::List,
+        "Option" | "Box" => inner().map_or(Kind::Other, kind_of),
+        _ => Kind::Other,
+    }
+}
+
+/// The field's `range`, `length` and `pattern`, each refused at its span
+/// where it cannot hold: an empty range or length, a key the type cannot
+/// take, a bound outside an integer type, a pattern that does not compile.
+fn constraints(a: &Attrs, ty: &Type, errors: &mut Vec<syn::Error>) -> Constraints {
+    let kind = kind_of(ty);
+    let mut out = Constraints::default();
+    if let Some((min, max, span)) = a.range {
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "`range(min = {lo}, max = {hi})` holds no value: min must not exceed max"
+                    ),
+                ));
+            }
+        }
+        match kind {
+            Kind::Text | Kind::List => errors.push(syn::Error::new(
+                span,
+                "`range` bounds a number; for text or a list, bound its size with `length(min = .., max = ..)`",
+            )),
+            Kind::Integer(lo, hi, name) => {
+                for b in [min, max].into_iter().flatten() {
+                    if b < lo as f64 || b > hi as f64 {
+                        errors.push(syn::Error::new(span, format!("the bound {b} is outside {name} ({lo}..={hi}); no value of the field could meet it")));
+                    }
+                }
+            }
+            _ => {}
+        }
+        (out.min, out.max) = (min, max);
+    }
+    if let Some((min, max, span)) = a.length {
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "`length(min = {lo}, max = {hi})` holds no value: min must not exceed max"
+                    ),
+                ));
+            }
+        }
+        if matches!(kind, Kind::Integer(..) | Kind::Float) {
+            errors.push(syn::Error::new(
+                span,
+                "`length` bounds text (characters) or a list (items); for a number use `range(min = .., max = ..)`",
+            ));
+        }
+        (out.min_length, out.max_length) = (min, max);
+    }
+    if let Some((pattern, span)) = &a.pattern {
+        if !matches!(kind, Kind::Text | Kind::Other) {
+            errors.push(syn::Error::new(
+                *span,
+                "`pattern` applies to text (a `String` field)",
+            ));
+        }
+        if let Err(e) = regex_lite::Regex::new(pattern) {
+            errors.push(syn::Error::new(
+                *span,
+                format!("the pattern does not compile: {e}"),
+            ));
+        }
+        out.pattern = Some(pattern.clone());
+    }
+    out
 }
 
 /// Refuses field types no model reply can fill: borrowed types, maps with

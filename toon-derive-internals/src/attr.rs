@@ -1,5 +1,7 @@
 //! The `#[toon(...)]` and `#[serde(...)]` keys both derives honour, and doc comments.
 
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr, Path};
 
 /// Case conventions for `rename_all`, as serde spells them.
@@ -82,6 +84,105 @@ pub struct Attrs {
     pub max_items: Option<u32>,
     /// `alias = "x"`, as often as given: other names the decoder reads.
     pub aliases: Vec<String>,
+    /// `range(min = A, max = B)`, either bound optional.
+    pub range: Option<(Option<f64>, Option<f64>, Span)>,
+    /// `length(min = A, max = B)` or `length(equal = N)`.
+    pub length: Option<(Option<u32>, Option<u32>, Span)>,
+    /// `pattern = "regex"` (schemars and validator: `regex(pattern = "...")`).
+    pub pattern: Option<(String, Span)>,
+}
+
+/// A number literal, maybe negative: `5`, `-1`, `0.5`.
+fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
+    let expr: syn::Expr = meta.value()?.parse()?;
+    let (negative, lit) = match &expr {
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => (true, &**expr),
+        other => (false, other),
+    };
+    let value = match lit {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<f64>()?,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(f),
+            ..
+        }) => f.base10_parse::<f64>()?,
+        _ => {
+            return Err(syn::Error::new_spanned(
+                &expr,
+                "write the bound as a number literal (`max = 5`); a constant's value cannot be read here",
+            ))
+        }
+    };
+    Ok(if negative { -value } else { value })
+}
+
+/// `range(min = A, max = B)`.
+fn range(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<f64>, Option<f64>, Span)> {
+    let (mut min, mut max) = (None, None);
+    meta.parse_nested_meta(|m| {
+        if m.path.is_ident("min") {
+            min = Some(number(&m)?);
+        } else if m.path.is_ident("max") {
+            max = Some(number(&m)?);
+        } else {
+            return Err(m.error("`range` takes `min` and `max`"));
+        }
+        Ok(())
+    })?;
+    Ok((
+        min,
+        max,
+        meta.path
+            .get_ident()
+            .map_or_else(Span::call_site, |i| i.span()),
+    ))
+}
+
+/// `length(min = A, max = B)` or `length(equal = N)`.
+fn length(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<u32>, Option<u32>, Span)> {
+    let (mut min, mut max) = (None, None);
+    meta.parse_nested_meta(|m| {
+        let n: u32 = m.value()?.parse::<syn::LitInt>()?.base10_parse()?;
+        if m.path.is_ident("min") {
+            min = Some(n);
+        } else if m.path.is_ident("max") {
+            max = Some(n);
+        } else if m.path.is_ident("equal") {
+            (min, max) = (Some(n), Some(n));
+        } else {
+            return Err(m.error("`length` takes `min`, `max` or `equal`"));
+        }
+        Ok(())
+    })?;
+    Ok((
+        min,
+        max,
+        meta.path
+            .get_ident()
+            .map_or_else(Span::call_site, |i| i.span()),
+    ))
+}
+
+/// `regex(pattern = "...")`, schemars' and validator's spelling; validator's
+/// `regex(path = ...)` names a value this derive cannot read, and is left to validator.
+fn regex(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(String, Span)>> {
+    let mut out = None;
+    meta.parse_nested_meta(|m| {
+        if m.path.is_ident("pattern") {
+            let lit: LitStr = m.value()?.parse()?;
+            out = Some((lit.value(), lit.span()));
+        } else if m.input.peek(syn::Token![=]) {
+            let _: syn::Expr = m.value()?.parse()?;
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Reads `#[toon(...)]` strictly (unknown or repeated keys are errors) and
@@ -90,8 +191,13 @@ pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
     let mut out = Attrs::default();
     for attr in attrs {
         let ours = attr.path().is_ident("toon");
-        if !ours && !attr.path().is_ident("serde") {
+        // schemars' and validator's constraint keys, spelled as they spell them.
+        let borrowed = attr.path().is_ident("schemars") || attr.path().is_ident("validate");
+        if !ours && !borrowed && !attr.path().is_ident("serde") {
             continue;
+        }
+        if borrowed && !matches!(attr.meta, syn::Meta::List(_)) {
+            continue; // a bare `#[validate]`: nothing of ours in it
         }
         let mut seen: Vec<String> = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
@@ -101,6 +207,19 @@ pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
             }
             seen.push(key.clone());
             match key.as_str() {
+                // #[toon(range(min = 0, max = 5))], #[toon(length(max = 80))], #[toon(pattern = "^R-\\d+$")]
+                "range" if ours || borrowed => out.range = Some(range(&meta)?),
+                "length" if ours || borrowed => out.length = Some(length(&meta)?),
+                "pattern" if ours || borrowed => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    out.pattern = Some((lit.value(), lit.span()));
+                }
+                "regex" if ours || borrowed => {
+                    if let Some(p) = regex(&meta)? {
+                        out.pattern = Some(p);
+                    }
+                }
+                _ if borrowed => skip_value(&meta)?,
                 // #[toon(rename = "wire_name")]
                 "rename" => out.rename = Some(meta.value()?.parse::<LitStr>()?.value()),
                 // #[toon(rename_all = "camelCase")]
@@ -149,19 +268,11 @@ pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
                 "crate" if ours => out.krate = Some(meta.value()?.parse::<LitStr>()?.parse()?),
                 _ if ours => {
                     return Err(meta.error(format!(
-                        "unknown attribute `#[toon({key})]`; the keys are rename, rename_all, default, skip, tag, crate, alias, max_len and max_items"
+                        "unknown attribute `#[toon({key})]`; the keys are rename, rename_all, default, skip, tag, crate, alias, range, length, pattern, max_len and max_items"
                     )))
                 }
-                _ => {
-                    // A serde key we do not read: skip its value, if any.
-                    if meta.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = meta.value()?.parse()?;
-                    } else if meta.input.peek(syn::token::Paren) {
-                        let _content;
-                        syn::parenthesized!(_content in meta.input);
-                        let _: proc_macro2::TokenStream = _content.parse()?;
-                    }
-                }
+                // A serde key we do not read: skip its value, if any.
+                _ => skip_value(&meta)?,
             }
             Ok(())
         });
@@ -170,6 +281,18 @@ pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
         }
     }
     out
+}
+
+/// Skips a key's value (`= expr` or `(...)`), if it has one.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _content;
+        syn::parenthesized!(_content in meta.input);
+        let _: proc_macro2::TokenStream = _content.parse()?;
+    }
+    Ok(())
 }
 
 /// Doc comment lines joined with newlines, one leading space stripped from each.

@@ -16,6 +16,7 @@ pub fn field_shapes<'a>(
         let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.default);
         let max_len = option_u32(f.max_len);
         let max_items = option_u32(f.max_items);
+        let constraints = constraints_expr(&f.constraints);
         quote_spanned! {ty.span()=>
             __toon::__private::FieldShape {
                 name: #wire,
@@ -24,9 +25,28 @@ pub fn field_shapes<'a>(
                 optional: #default || <#ty as #describe>::__optional(),
                 max_len: #max_len,
                 max_items: #max_items,
+                constraints: #constraints,
             }
         }
     })
+}
+
+/// `__toon::__private::Constraints::new(..)` for a field's constraints.
+pub fn constraints_expr(c: &crate::ast::Constraints) -> TokenStream {
+    if c.is_empty() {
+        return quote!(__toon::__private::Constraints::NONE);
+    }
+    let f = |v: Option<f64>| match v {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (min, max) = (f(c.min), f(c.max));
+    let (min_length, max_length) = (option_u32(c.min_length), option_u32(c.max_length));
+    let pattern = match &c.pattern {
+        Some(p) => quote!(::core::option::Option::Some(#p)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(__toon::__private::Constraints::new(#min, #max, #min_length, #max_length, #pattern))
 }
 
 fn option_u32(v: Option<u32>) -> TokenStream {

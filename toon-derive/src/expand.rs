@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use toon_derive_internals::ast::{Body, Container, Field};
-use toon_derive_internals::shape::shape_expr;
+use toon_derive_internals::shape::{constraints_expr, shape_expr};
 
 pub fn expand(c: &Container<'_>) -> TokenStream {
     let krate = c.runtime_path();
@@ -157,12 +157,22 @@ fn read_fields_with(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
     let reads = fields.iter().map(|f| {
         let (id, wire, ty) = (f.ident, &f.wire, f.ty);
         let aliases = &f.aliases;
+        let read = if f.default {
+            quote_spanned! {ty.span()=> __cx.field_or_default::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
+        } else {
+            quote_spanned! {ty.span()=> __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
+        };
         if f.skip {
             quote_spanned! {ty.span()=> #id: ::core::default::Default::default() }
-        } else if f.default {
-            quote_spanned! {ty.span()=> #id: __cx.field_or_default::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
+        } else if f.constraints.is_empty() {
+            quote! { #id: #read }
         } else {
-            quote_spanned! {ty.span()=> #id: __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
+            let constraints = constraints_expr(&f.constraints);
+            quote_spanned! {ty.span()=> #id: {
+                let __v: #ty = #read;
+                __cx.check(&__v, #wire, &#constraints)?;
+                __v
+            } }
         }
     });
     quote! {

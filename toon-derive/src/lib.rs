@@ -12,7 +12,7 @@ use toon_derive_internals::ast::Container;
 
 /// Derives `toon_core::Toon` for a struct with named fields, a newtype struct,
 /// an enum of unit variants, or an internally tagged enum (`#[toon(tag = "kind")]`).
-#[proc_macro_derive(Toon, attributes(toon, serde))]
+#[proc_macro_derive(Toon, attributes(toon, serde, schemars, validate))]
 pub fn derive_toon(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match Container::from_ast(&input, "Toon") {

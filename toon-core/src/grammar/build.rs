@@ -27,24 +27,74 @@ const KEY_LEN: u32 = 64;
 /// The bounds in force for one value.
 #[derive(Clone, Copy)]
 struct Bounds {
+    /// Characters of a text value, or of each text item of a list.
+    min_len: u32,
     max_len: u32,
+    /// Items of a list or entries of a map.
+    min_items: u32,
     max_items: u32,
+    /// A text value's pattern, and a whole number's range (the field's constraints).
+    pattern: Option<&'static str>,
+    range: (Option<f64>, Option<f64>),
 }
 
 impl Bounds {
+    /// The bounds of a field: its grammar bounds (`max_len`, `max_items`),
+    /// tightened by its constraints (`length` counts a text's characters or a
+    /// list's items, `range` a number, `pattern` a text).
     fn of(f: &FieldShape) -> Bounds {
-        Bounds {
+        let c = &f.constraints;
+        let mut inner = f.shape.resolve();
+        while let Shape::Option(s) = inner {
+            inner = s.resolve();
+        }
+        let tighter = |default: u32, bound: Option<u32>| bound.map_or(default, |b| default.min(b));
+        let mut b = Bounds {
             max_len: f.max_len.unwrap_or(DEFAULT_MAX_LEN),
             max_items: f.max_items.unwrap_or(DEFAULT_MAX_ITEMS),
+            ..Bounds::default()
+        };
+        match inner {
+            Shape::String => {
+                b.max_len = tighter(b.max_len, c.max_length);
+                b.min_len = c.min_length.unwrap_or(0).min(b.max_len);
+                b.pattern = c.pattern;
+            }
+            Shape::List(_) | Shape::Map(_) => {
+                b.max_items = tighter(b.max_items, c.max_length);
+                b.min_items = c.min_length.unwrap_or(0);
+                b.max_items = b.max_items.max(b.min_items);
+            }
+            Shape::Integer { .. } | Shape::Float => b.range = (c.min, c.max),
+            _ => {}
         }
+        b
+    }
+
+    /// The bounds of each item of a list: the text bound stays, the list's own go.
+    fn item(self) -> Bounds {
+        Bounds {
+            max_len: self.max_len,
+            ..Bounds::default()
+        }
+    }
+
+    /// The counts a list may have: `min_items..=max_items`, none below one
+    /// (the empty forms are written on their own).
+    fn counts(self) -> std::ops::RangeInclusive<u32> {
+        self.min_items.max(1)..=self.max_items
     }
 }
 
 impl Default for Bounds {
     fn default() -> Self {
         Bounds {
+            min_len: 0,
             max_len: DEFAULT_MAX_LEN,
+            min_items: 0,
             max_items: DEFAULT_MAX_ITEMS,
+            pattern: None,
+            range: (None, None),
         }
     }
 }
@@ -54,6 +104,7 @@ pub(crate) fn grammar(shape: &Shape) -> Grammar {
         g: Grammar::default(),
         stack: Vec::new(),
         names: HashMap::new(),
+        patterns: Vec::new(),
     };
     b.g.reserve("root");
     let root = b.document(shape);
@@ -67,6 +118,8 @@ struct Builder {
     stack: Vec<&'static str>,
     /// Rule-name stems, by type name and what tells two types of one name apart.
     names: HashMap<(&'static str, String), String>,
+    /// The text patterns met so far, numbered for rule names.
+    patterns: Vec<&'static str>,
 }
 
 fn pad(depth: usize) -> String {
@@ -87,9 +140,9 @@ fn text_literal(s: &str) -> String {
     }
 }
 
-/// `max` alternatives, one per count: `[n]` then exactly `n` of something.
-fn counted(max: u32, mut each: impl FnMut(u32) -> Expr) -> Vec<Expr> {
-    (1..=max).map(&mut each).collect()
+/// One alternative per count: `[n]` then exactly `n` of something.
+fn counted(counts: std::ops::RangeInclusive<u32>, mut each: impl FnMut(u32) -> Expr) -> Vec<Expr> {
+    counts.map(&mut each).collect()
 }
 
 impl Builder {
@@ -225,11 +278,11 @@ impl Builder {
                     seq([key.clone(), lit(": []")]),
                     seq([key.clone(), lit("[0]:")]),
                 ]);
-                if cut {
-                    empty
-                } else {
-                    let full = self.array(key, &item, depth, b, true);
-                    alt([empty, full])
+                let full = (!cut).then(|| self.array(key, &item, depth, b, true));
+                match full {
+                    Some(full) if b.min_items > 0 => full,
+                    Some(full) => alt([empty, full]),
+                    None => empty,
                 }
             }
             Shape::Map(value) => {
@@ -238,16 +291,16 @@ impl Builder {
                     return empty;
                 }
                 let entries = self.entries(&value, depth + 1, b);
-                let mut ways = vec![
-                    empty,
-                    seq([key.clone(), lit(":"), newline(depth + 1), entries]),
-                ];
+                let mut ways = vec![seq([key.clone(), lit(":"), newline(depth + 1), entries])];
+                if b.min_items == 0 {
+                    ways.insert(0, empty);
+                }
                 // Values of one flat struct: the keyed table the encoder writes (§9.5).
                 if let Some(cols) = table_fields(&value) {
                     let row = self.row(&value, &cols);
                     let list = field_list(&cols);
                     let entry = seq([self.free_key(), lit(": "), row]);
-                    ways.extend((2..=b.max_items).map(|n| {
+                    ways.extend((b.min_items.max(2)..=b.max_items).map(|n| {
                         seq([
                             key.clone(),
                             lit(format!("[{n}:]{list}:")),
@@ -285,8 +338,8 @@ impl Builder {
     /// list items; the count in the header always equals the items that follow.
     fn array(&mut self, key: Expr, item: &Shape, depth: usize, b: Bounds, tabulate: bool) -> Expr {
         if item.is_primitive() {
-            let cell = self.primitive(item, b);
-            return alt(counted(b.max_items, |n| {
+            let cell = self.primitive(item, b.item());
+            return alt(counted(b.counts(), |n| {
                 seq([
                     key.clone(),
                     lit(format!("[{n}]: ")),
@@ -299,8 +352,11 @@ impl Builder {
             if let Some(cols) = table_fields(item) {
                 let row = self.row(item, &cols);
                 let list = field_list(&cols);
-                let mut ways = vec![seq([key.clone(), lit(format!("[0]{list}:"))])];
-                ways.extend(counted(b.max_items, |n| {
+                let mut ways = Vec::new();
+                if b.min_items == 0 {
+                    ways.push(seq([key.clone(), lit(format!("[0]{list}:"))]));
+                }
+                ways.extend(counted(b.counts(), |n| {
                     seq([
                         key.clone(),
                         lit(format!("[{n}]{list}:")),
@@ -310,8 +366,8 @@ impl Builder {
                 return alt(ways);
             }
         }
-        let each = self.list_item(item, depth + 1, b);
-        alt(counted(b.max_items, |n| {
+        let each = self.list_item(item, depth + 1, b.item());
+        alt(counted(b.counts(), |n| {
             seq([
                 key.clone(),
                 lit(format!("[{n}]:")),
@@ -399,15 +455,15 @@ impl Builder {
         }
     }
 
-    /// A map's entries at `depth`: at least one, at most `max_items`.
+    /// A map's entries at `depth`: at least one (or `min_items`), at most `max_items`.
     fn entries(&mut self, value: &Shape, depth: usize, b: Bounds) -> Expr {
         let key = self.free_key();
-        let entry = self.keyed(key, value, depth, b);
+        let entry = self.keyed(key, value, depth, b.item());
         seq([
             entry.clone(),
             repeat(
                 seq([newline(depth), entry]),
-                0,
+                b.min_items.saturating_sub(1),
                 Some(b.max_items.saturating_sub(1)),
             ),
         ])
@@ -421,13 +477,35 @@ impl Builder {
     /// or `null` for an optional one.
     fn primitive(&mut self, shape: &Shape, b: Bounds) -> Expr {
         match shape.resolve() {
-            Shape::String => self.text(b.max_len),
+            Shape::String => self.text(b.min_len, b.max_len, b.pattern),
             Shape::Bool => alt([lit("true"), lit("false")]),
             Shape::Integer { min, max } => {
+                // The field's range, as whole numbers within the type's own.
+                #[allow(clippy::cast_possible_truncation)]
+                let (min, max) = (
+                    b.range.0.map_or(min, |m| min.max(m.ceil() as i128)),
+                    b.range.1.map_or(max, |m| max.min(m.floor() as i128)),
+                );
                 let name = format!("int-{}-{}", signed(min), signed(max));
-                self.rule(name, |_| text::integer(min, max))
+                self.rule(name, |_| text::integer(min, max.max(min)))
             }
-            Shape::Float => self.rule("number".into(), |_| text::number()),
+            // A range with whole, non-negative bounds is held; any other is the decoder's.
+            Shape::Float => match b.range {
+                (Some(lo), Some(hi))
+                    if lo >= 0.0
+                        && lo < hi
+                        && hi < 1e15
+                        && lo.fract() == 0.0
+                        && hi.fract() == 0.0 =>
+                {
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    let (lo, hi) = (lo as u128, hi as u128);
+                    self.rule(format!("number-{lo}-{hi}"), |_| {
+                        text::number_between(lo, hi)
+                    })
+                }
+                _ => self.rule("number".into(), |_| text::number()),
+            },
             Shape::Enum(e) => self.enumeration(&e),
             Shape::Option(inner) => {
                 let value = self.primitive(&inner, b);
@@ -444,23 +522,52 @@ impl Builder {
         self.rule(format!("enum-{stem}"), |_| alt(names))
     }
 
-    /// Text of at most `max` characters: unquoted where §7.2 allows, or quoted.
-    fn text(&mut self, max: u32) -> Expr {
-        self.rule(format!("text-{max}"), |b| {
-            let bare = b.rule(format!("text-bare-{max}"), |_| Expr::Bounded {
+    /// Text of `min..=max` characters, matching `pattern` where given:
+    /// unquoted where §7.2 allows, or quoted.
+    fn text(&mut self, min: u32, max: u32, pattern: Option<&'static str>) -> Expr {
+        let stem = match (min, pattern) {
+            (0, None) => format!("{max}"),
+            (_, None) => format!("{min}-{max}"),
+            (_, Some(p)) => format!("{min}-{max}-p{}", self.pattern_id(p)),
+        };
+        self.rule(format!("text-{stem}"), |b| {
+            let bare = b.rule(format!("text-bare-{stem}"), |_| Expr::Bounded {
                 inner: Box::new(text::unquoted()),
+                min: min.max(1),
                 max,
+                pattern: pattern.map(searching),
             });
-            let quoted = b.rule(format!("text-quoted-{max}"), |_| text::quoted(max));
+            let quoted = b.rule(format!("text-quoted-{stem}"), |_| match pattern {
+                // Quoted text matching a pattern: its characters as written,
+                // no escapes, between the quotes.
+                Some(p) => Expr::Bounded {
+                    inner: Box::new(text::quoted_plain()),
+                    min: min + 2,
+                    max: max + 2,
+                    pattern: Some(format!("\"{}\"", searching(p))),
+                },
+                None => text::quoted(min, max),
+            });
             alt([bare, quoted])
         })
+    }
+
+    /// A number for each distinct pattern, for rule names.
+    fn pattern_id(&mut self, pattern: &'static str) -> usize {
+        match self.patterns.iter().position(|p| *p == pattern) {
+            Some(i) => i + 1,
+            None => {
+                self.patterns.push(pattern);
+                self.patterns.len()
+            }
+        }
     }
 
     /// A free-form primitive.
     fn any_primitive(&mut self) -> Expr {
         self.rule("any-primitive".into(), |b| {
             let number = b.rule("number".into(), |_| text::number());
-            let text = b.text(DEFAULT_MAX_LEN);
+            let text = b.text(0, DEFAULT_MAX_LEN, None);
             alt([lit("null"), lit("true"), lit("false"), number, text])
         })
     }
@@ -471,7 +578,7 @@ impl Builder {
         self.rule(format!("any-value-d{depth}-l{levels}"), |b| {
             let prim = b.any_primitive();
             let mut ways = vec![seq([lit(": "), prim.clone()]), lit(":"), lit(": []")];
-            ways.extend(counted(ANY_ITEMS, |n| {
+            ways.extend(counted(1..=ANY_ITEMS, |n| {
                 seq([
                     lit(format!("[{n}]: ")),
                     prim.clone(),
@@ -482,7 +589,7 @@ impl Builder {
                 let entries = b.any_entries(depth + 1, levels - 1);
                 ways.push(seq([lit(":"), newline(depth + 1), entries]));
                 let item = b.any_item(depth + 1, levels - 1);
-                ways.extend(counted(ANY_ITEMS, |n| {
+                ways.extend(counted(1..=ANY_ITEMS, |n| {
                     seq([lit(format!("[{n}]:")), repeat(item.clone(), n, Some(n))])
                 }));
             }
@@ -540,6 +647,20 @@ fn in_order(parts: Vec<(Expr, bool)>, sep: &Expr) -> Expr {
         }
     }
     alt(ways)
+}
+
+/// A JSON-Schema pattern (a search, anchored only by its own `^` and `$`) as a
+/// whole-text regular expression.
+fn searching(pattern: &str) -> String {
+    let start = pattern.strip_prefix('^');
+    let body = start.unwrap_or(pattern);
+    let end = body.strip_suffix('$').filter(|b| !b.ends_with('\\'));
+    let body = end.unwrap_or(body);
+    format!(
+        "{}(?:{body}){}",
+        if start.is_some() { "" } else { "(?s:.)*" },
+        if end.is_some() { "" } else { "(?s:.)*" }
+    )
 }
 
 fn signed(n: i128) -> String {

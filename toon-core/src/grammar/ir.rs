@@ -70,9 +70,16 @@ pub(crate) enum Expr {
         min: u32,
         max: Option<u32>,
     },
-    /// A regular language cut to at most `max` characters: Lark says so exactly
-    /// (an intersection); GBNF, which has none, bounds each repetition inside by `max`.
-    Bounded { inner: Box<Expr>, max: u32 },
+    /// A regular language cut to `min..=max` characters and, where given, to
+    /// a pattern's matches: Lark says so exactly (intersections); GBNF, which
+    /// has none, bounds each repetition inside by `max` and holds neither `min`
+    /// nor the pattern.
+    Bounded {
+        inner: Box<Expr>,
+        min: u32,
+        max: u32,
+        pattern: Option<String>,
+    },
     /// The rule of that name.
     Rule(String),
 }

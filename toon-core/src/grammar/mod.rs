@@ -27,8 +27,8 @@
 //! `#[toon(max_len = N)]` (for its text, or its list's text items) and
 //! `#[toon(max_items = N)]`. These bound the grammar only; the decoder reads
 //! longer replies as before. Lark holds a text bound exactly; GBNF, which cannot
-//! intersect two languages, holds it exactly for text that starts with a letter
-//! and within a few times the bound for text that starts like a number or a keyword.
+//! intersect two languages, holds it exactly for text that does not begin like a
+//! number or a keyword, and within a few times the bound for text that does.
 
 mod build;
 mod ir;

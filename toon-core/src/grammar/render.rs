@@ -26,9 +26,21 @@ pub(crate) fn lark(g: &Grammar) -> String {
     for (name, body) in &g.rules {
         if terminal(name) {
             let regex = match body {
-                // The exact bound: the language, and at most `max` characters.
-                Expr::Bounded { inner, max } => {
-                    format!("/{}/ & /(?s:.){{0,{max}}}/", regex(inner, None, Prec::Alt))
+                // The exact bounds: the language, `min..=max` characters, the pattern.
+                Expr::Bounded {
+                    inner,
+                    min,
+                    max,
+                    pattern,
+                } => {
+                    let mut t = format!(
+                        "/{}/ & /(?s:.){{{min},{max}}}/",
+                        regex(inner, None, Prec::Alt)
+                    );
+                    if let Some(p) = pattern {
+                        t.push_str(&format!(" & /{}/", p.replace('/', "\\/")));
+                    }
+                    t
                 }
                 other => format!("/{}/", regex(other, None, Prec::Alt)),
             };
@@ -112,7 +124,7 @@ fn gbnf_expr(e: &Expr, cap: Option<u32>, context: Prec) -> String {
         }
         // Two characters of every bounded language here stand outside its loops
         // (a first and a last character), so each loop may take `max - 2`.
-        Expr::Bounded { inner, max } => gbnf_expr(inner, Some(max.saturating_sub(2)), context),
+        Expr::Bounded { inner, max, .. } => gbnf_expr(inner, Some(max.saturating_sub(2)), context),
     }
 }
 
@@ -203,7 +215,7 @@ fn regex(e: &Expr, cap: Option<u32>, context: Prec) -> String {
             )
         }
         // Nested inside a larger terminal, a bound is read as in GBNF.
-        Expr::Bounded { inner, max } => regex(inner, Some(max.saturating_sub(2)), context),
+        Expr::Bounded { inner, max, .. } => regex(inner, Some(max.saturating_sub(2)), context),
         Expr::Rule(_) => unreachable!("a regular expression holds no rule"),
     }
 }

@@ -170,9 +170,19 @@ fn numberlike(exit: Exit) -> Option<Expr> {
     (!ways.is_empty()).then(|| alt(ways))
 }
 
-/// A quoted string of at most `max` characters, each literal or escaped as the
+/// A quoted string's characters as written, none escaped, any number (the
+/// caller bounds them).
+pub(crate) fn quoted_plain() -> Expr {
+    seq([
+        lit("\""),
+        repeat(class(Class::except("\"\\")), 0, None),
+        lit("\""),
+    ])
+}
+
+/// A quoted string of `min..=max` characters, each literal or escaped as the
 /// encoder escapes it (`\\`, `\"`, `\n`, `\r`, `\t`, `\u00XX` for other controls).
-pub(crate) fn quoted(max: u32) -> Expr {
+pub(crate) fn quoted(min: u32, max: u32) -> Expr {
     let char_ = alt([
         class(Class::except("\"\\")),
         seq([lit("\\"), class(Class::of("\"\\nrt"))]),
@@ -185,7 +195,7 @@ pub(crate) fn quoted(max: u32) -> Expr {
             }),
         ]),
     ]);
-    seq([lit("\""), repeat(char_, 0, Some(max)), lit("\"")])
+    seq([lit("\""), repeat(char_, min, Some(max)), lit("\"")])
 }
 
 /// A number as TOON writes one: no leading zeros, an optional fraction and exponent.
@@ -204,6 +214,31 @@ pub(crate) fn number() -> Expr {
             repeat(digit(), 1, Some(3)),
         ])),
     ])
+}
+
+/// The numbers from `lo` to `hi`, both whole and `0 <= lo < hi`, as the encoder
+/// writes them: a whole part below `hi` with any fraction, `hi` itself (with a
+/// fraction of zeros), and, from 0, the exponent form of values below 1e-6.
+pub(crate) fn number_between(lo: u128, hi: u128) -> Expr {
+    let digit = || class(Class::of(DIGITS));
+    let fraction = || seq([lit("."), repeat(digit(), 1, Some(24))]);
+    let mut ways = vec![
+        seq([unsigned(lo, hi - 1), opt(fraction())]),
+        seq([
+            lit(hi.to_string()),
+            opt(seq([lit("."), repeat(lit("0"), 1, Some(24))])),
+        ]),
+    ];
+    if lo == 0 {
+        ways.push(seq([
+            class(Class::range('1', '9')),
+            opt(fraction()),
+            class(Class::of("eE")),
+            lit("-"),
+            repeat(digit(), 1, Some(3)),
+        ]));
+    }
+    alt(ways)
 }
 
 /// Every whole number from `min` to `max`, in decimal without leading zeros.
@@ -312,5 +347,5 @@ pub(crate) fn free_key(max: u32) -> Expr {
             Some(max.saturating_sub(1)),
         ),
     ]);
-    alt([bare, quoted(max)])
+    alt([bare, quoted(0, max)])
 }

@@ -83,8 +83,12 @@ impl Renderer {
         let mut text = String::new();
         for f in fields {
             text.push_str(&doc_lines(f.doc, indent));
+            // The field's constraints beside it, in the fewest words: `// 0 to 5`.
+            let bound = crate::typed::constraint_note(&f.shape, &f.constraints)
+                .map(|n| format!(" // {n}"))
+                .unwrap_or_default();
             text.push_str(&format!(
-                "{indent}{}: {},\n",
+                "{indent}{}: {},{bound}\n",
                 f.name,
                 self.type_expr(&f.shape)
             ));

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::typed::{FieldShape, Shape};
+use crate::typed::{Constraints, FieldShape, Shape};
 
 /// The schema of a root shape: the root inline, the derived types it uses in `$defs`.
 pub(crate) fn schema(shape: &Shape) -> Value {
@@ -90,7 +90,7 @@ impl Builder {
             properties.insert(key.to_owned(), json!({ "type": "string", "const": name }));
         }
         for f in fields {
-            let node = self.node(&f.shape);
+            let node = constrained(self.node(&f.shape), &f.shape, &f.constraints);
             properties.insert(f.name.to_owned(), with_description(node, f.doc));
         }
         let required: Vec<&String> = properties.keys().collect();
@@ -102,6 +102,89 @@ impl Builder {
         });
         with_description(out, doc)
     }
+}
+
+/// A field's schema with its constraints: `minimum`/`maximum` on numbers
+/// (tightening an integer type's own bounds), `minLength`/`maxLength` and
+/// `pattern` on text, `minItems`/`maxItems` on lists; for an optional field, on
+/// the schema beside `null`.
+fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
+    if c.is_empty() {
+        return schema;
+    }
+    let mut inner = shape.resolve();
+    while let Shape::Option(s) = inner {
+        inner = s.resolve();
+    }
+    // The schema that is not `null`: the object itself, or an `anyOf` branch.
+    let target = match schema.get_mut("anyOf").and_then(Value::as_array_mut) {
+        Some(branches) => match branches
+            .iter_mut()
+            .find(|b| b.get("type") != Some(&json!("null")))
+        {
+            Some(b) => b,
+            None => return schema,
+        },
+        None => &mut schema,
+    };
+    let Some(o) = target.as_object_mut() else {
+        return schema;
+    };
+    let number = |n: f64| -> Value {
+        if n.fract() == 0.0 && n.abs() < 9.0e15 {
+            // An integral bound is written as an integer.
+            #[allow(clippy::cast_possible_truncation)]
+            Value::from(n as i64)
+        } else {
+            Value::from(n)
+        }
+    };
+    let tighter = |current: Option<&Value>, new: f64, lower: bool| -> Value {
+        match current.and_then(Value::as_f64) {
+            Some(old) if (lower && old > new) || (!lower && old < new) => {
+                current.cloned().unwrap_or(Value::Null)
+            }
+            _ => number(new),
+        }
+    };
+    match inner {
+        Shape::Integer { .. } | Shape::Float => {
+            if let Some(min) = c.min {
+                let v = tighter(o.get("minimum"), min, true);
+                o.insert("minimum".into(), v);
+            }
+            if let Some(max) = c.max {
+                let v = tighter(o.get("maximum"), max, false);
+                o.insert("maximum".into(), v);
+            }
+        }
+        Shape::String => {
+            if let Some(n) = c.min_length {
+                o.insert("minLength".into(), n.into());
+            }
+            if let Some(n) = c.max_length {
+                o.insert("maxLength".into(), n.into());
+            }
+            if let Some(p) = c.pattern {
+                o.insert("pattern".into(), p.into());
+            }
+        }
+        Shape::List(_) | Shape::Map(_) => {
+            let (lo, hi) = if matches!(inner, Shape::List(_)) {
+                ("minItems", "maxItems")
+            } else {
+                ("minProperties", "maxProperties")
+            };
+            if let Some(n) = c.min_length {
+                o.insert(lo.into(), n.into());
+            }
+            if let Some(n) = c.max_length {
+                o.insert(hi.into(), n.into());
+            }
+        }
+        _ => {}
+    }
+    schema
 }
 
 fn bound(n: i128) -> Value {
@@ -145,6 +228,9 @@ const STRICT_KEYWORDS: &[&str] = &[
     "description",
     "minimum",
     "maximum",
+    "pattern",
+    "minItems",
+    "maxItems",
 ];
 /// Documented strict-mode limits: nesting depth, total properties, enum values.
 const MAX_DEPTH: usize = 10;

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
-use super::Toon;
+use super::constrain::{violation, Measure, Measured};
+use super::{Constraints, Toon};
 use crate::decode::line_of;
 use crate::node::{Memo, Node, Row, Scalar, Table};
 use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
@@ -25,6 +26,8 @@ pub struct Cx {
     unplaced: Vec<(usize, String)>,
     /// Drop (and report) a table row the type cannot read, rather than refuse.
     drop_rows: bool,
+    /// Field patterns compiled so far.
+    patterns: Vec<(&'static str, Option<regex_lite::Regex>)>,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -47,7 +50,36 @@ impl Cx {
             repairs,
             unplaced: Vec::new(),
             drop_rows,
+            patterns: Vec::new(),
         }
+    }
+
+    /// Checks a field's value against its constraints: outside them, the value
+    /// is refused as `Constraint` at the field's path, never clamped or dropped.
+    pub fn check<T: Measure>(
+        &mut self,
+        value: &T,
+        key: &'static str,
+        constraints: &Constraints,
+    ) -> Result<(), ParseError> {
+        let patterns = &mut self.patterns;
+        let mut regex = |p: &'static str| -> Option<bool> {
+            let at = match patterns.iter().position(|(q, _)| std::ptr::eq(*q, p)) {
+                Some(at) => at,
+                None => {
+                    patterns.push((p, regex_lite::Regex::new(p).ok()));
+                    patterns.len() - 1
+                }
+            };
+            Some(patterns[at].1.as_ref()?.is_match(text_of(value)?))
+        };
+        let Some(why) = violation(&value.measure(), constraints, &mut regex) else {
+            return Ok(());
+        };
+        self.path.push(Segment::Field(key));
+        let e = self.error(ParseErrorKind::Constraint, why);
+        self.path.pop();
+        Err(e)
     }
 
     pub(crate) fn has_unplaced(&self) -> bool {
@@ -216,7 +248,8 @@ impl Cx {
     ) -> Result<(), ParseError> {
         match self.element(node, index) {
             Ok(value) => out.push(value),
-            Err(e) if self.drop_rows => {
+            // A value outside its constraint is data, and refused: never dropped.
+            Err(e) if self.drop_rows && e.kind() != ParseErrorKind::Constraint => {
                 self.path.push(Segment::Index(index));
                 let at = e.path().map(|p| format!("at `{p}`: ")).unwrap_or_default();
                 self.repair(
@@ -352,6 +385,13 @@ impl Cx {
             ParseErrorKind::InvalidValue,
             format!("`{text}` is not one of {}", names.join(", ")),
         ))
+    }
+}
+
+fn text_of<T: Measure>(value: &T) -> Option<&str> {
+    match value.measure() {
+        Measured::Text(s) => Some(s),
+        _ => None,
     }
 }
 

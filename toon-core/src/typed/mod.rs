@@ -1,6 +1,7 @@
 //! Typed replies: the `Toon` trait, its implementations for the standard types,
 //! and the parser that returns `T` itself.
 
+mod constrain;
 mod context;
 mod guide;
 mod impls;
@@ -11,9 +12,13 @@ mod stream;
 
 use serde_json::Value;
 
+pub(crate) use constrain::note as constraint_note;
+pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
-pub use shape::{EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape};
+pub use shape::{
+    Constraints, EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape,
+};
 pub use stream::{Event, ToonEvents, ToonStream};
 
 use crate::node::Node;

@@ -1,20 +1,31 @@
 //! The skeleton (`toon_header`) and the prompt snippet (`toon_prompt`) of a shape.
 
-use super::shape::{FieldShape, Shape};
+use super::constrain::note;
+use super::shape::{Constraints, FieldShape, Shape};
 use crate::encode::encode_key;
 
 /// The placeholder for a primitive's value.
 fn placeholder(shape: &Shape) -> String {
+    placeholder_with(shape, &Constraints::NONE)
+}
+
+/// The placeholder with the field's constraints beside the kind of value:
+/// `<integer 0 to 5>`, `<text, at most 80 characters>`.
+fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
+    let with = |kind: &str, sep: &str| match note(shape, c) {
+        Some(n) => format!("<{kind}{sep}{n}>"),
+        None => format!("<{kind}>"),
+    };
     match shape.resolve() {
-        Shape::String => "<text>".into(),
+        Shape::String => with("text", ", "),
         Shape::Bool => "<true|false>".into(),
-        Shape::Integer { .. } => "<integer>".into(),
-        Shape::Float => "<number>".into(),
+        Shape::Integer { .. } => with("integer", " "),
+        Shape::Float => with("number", " "),
         Shape::Enum(e) => format!(
             "<{}>",
             e.variants.iter().map(|v| v.0).collect::<Vec<_>>().join("|")
         ),
-        Shape::Option(inner) => format!("{} or null", placeholder(&inner)),
+        Shape::Option(inner) => format!("{} or null", placeholder_with(&inner, c)),
         _ => "<value>".into(),
     }
 }
@@ -122,6 +133,9 @@ impl Out {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(e)));
             }
         }
+        if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &f.constraints)) {
+            doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
+        }
         match &shape {
             Shape::List(item) => {
                 if let Some(cols) = table_fields(item) {
@@ -166,8 +180,10 @@ impl Out {
             }
             other => {
                 self.comment(depth, &doc);
-                self.lines
-                    .push(format!("{pad}{key}: {}", placeholder(other)));
+                self.lines.push(format!(
+                    "{pad}{key}: {}",
+                    placeholder_with(other, &f.constraints)
+                ));
             }
         }
     }
@@ -209,6 +225,9 @@ impl Out {
             if let Shape::Enum(e) = c.shape.resolve() {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
             }
+            if let Some(n) = note(&c.shape, &c.constraints) {
+                doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
+            }
             if !doc.is_empty() {
                 self.comment(depth, &format!("  {}: {}", c.name, doc.replace('\n', " ")));
             }
@@ -239,6 +258,13 @@ fn allowed(e: &super::EnumShape) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + chars.as_str()
+    })
 }
 
 fn join_doc(doc: &str, extra: &str) -> String {

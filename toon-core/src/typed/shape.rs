@@ -68,6 +68,61 @@ pub struct FieldShape {
     pub max_len: Option<u32>,
     /// `#[toon(max_items = N)]`: the most items a grammar admits for the field's list or map.
     pub max_items: Option<u32>,
+    /// What the field's values must be (`range`, `length`, `pattern`).
+    pub constraints: Constraints,
+}
+
+/// What a field's values must be, from `#[toon(range(..), length(..), pattern = "..")]`
+/// (or the same keys under `#[schemars]` and `#[validate]`). Carried into the
+/// JSON Schema, the prompt, the grammar and the decoder, which refuses a value
+/// outside them as [`ParseErrorKind::Constraint`](crate::ParseErrorKind::Constraint).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Constraints {
+    /// The smallest number allowed.
+    pub min: Option<f64>,
+    /// The largest number allowed.
+    pub max: Option<f64>,
+    /// The fewest characters of a text, or items of a list.
+    pub min_length: Option<u32>,
+    /// The most characters of a text, or items of a list.
+    pub max_length: Option<u32>,
+    /// A regular expression a text must match (unanchored, as in JSON Schema).
+    pub pattern: Option<&'static str>,
+}
+
+impl Constraints {
+    /// No constraint at all.
+    pub const NONE: Constraints = Constraints {
+        min: None,
+        max: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+    };
+
+    /// Constraints with these bounds (for generated code).
+    #[doc(hidden)]
+    pub const fn new(
+        min: Option<f64>,
+        max: Option<f64>,
+        min_length: Option<u32>,
+        max_length: Option<u32>,
+        pattern: Option<&'static str>,
+    ) -> Constraints {
+        Constraints {
+            min,
+            max,
+            min_length,
+            max_length,
+            pattern,
+        }
+    }
+
+    /// Whether any constraint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::NONE
+    }
 }
 
 /// An enum of unit variants.

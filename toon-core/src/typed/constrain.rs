@@ -1,0 +1,170 @@
+//! Checking a decoded value against its field's constraints: a value outside
+//! them is refused by name, never clamped or dropped.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value;
+
+use super::Constraints;
+
+/// What a constraint measures in a value: a number, a text's characters, or a
+/// list's items. Values of other types measure nothing and pass.
+#[doc(hidden)]
+pub enum Measured<'v> {
+    Number(f64),
+    Text(&'v str),
+    Items(usize),
+    /// `None` of an `Option`, or a type no constraint applies to.
+    Nothing,
+}
+
+/// A value a field constraint can measure; implemented for the standard types.
+#[doc(hidden)]
+pub trait Measure {
+    fn measure(&self) -> Measured<'_>;
+}
+
+macro_rules! numbers {
+    ($($t:ty),*) => {$(
+        impl Measure for $t {
+            // A bound is compared as f64; integers past 2^53 compare approximately.
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn measure(&self) -> Measured<'_> {
+                Measured::Number(*self as f64)
+            }
+        }
+    )*};
+}
+numbers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+
+impl Measure for String {
+    fn measure(&self) -> Measured<'_> {
+        Measured::Text(self)
+    }
+}
+
+impl<T> Measure for Vec<T> {
+    fn measure(&self) -> Measured<'_> {
+        Measured::Items(self.len())
+    }
+}
+
+impl<K, T> Measure for BTreeMap<K, T> {
+    fn measure(&self) -> Measured<'_> {
+        Measured::Items(self.len())
+    }
+}
+
+impl<K, T, S> Measure for HashMap<K, T, S> {
+    fn measure(&self) -> Measured<'_> {
+        Measured::Items(self.len())
+    }
+}
+
+impl<T: Measure> Measure for Option<T> {
+    fn measure(&self) -> Measured<'_> {
+        self.as_ref().map_or(Measured::Nothing, T::measure)
+    }
+}
+
+impl<T: Measure> Measure for Box<T> {
+    fn measure(&self) -> Measured<'_> {
+        T::measure(self)
+    }
+}
+
+impl Measure for Value {
+    fn measure(&self) -> Measured<'_> {
+        match self {
+            Value::Number(n) => n.as_f64().map_or(Measured::Nothing, Measured::Number),
+            Value::String(s) => Measured::Text(s),
+            Value::Array(a) => Measured::Items(a.len()),
+            _ => Measured::Nothing,
+        }
+    }
+}
+
+/// `0 to 5`, `at least 1`, `at most 80`: a pair of bounds in the fewest words.
+pub(crate) fn span_text<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> Option<String> {
+    match (min, max) {
+        (Some(a), Some(b)) if a.to_string() == b.to_string() => Some(format!("exactly {a}")),
+        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
+        (Some(a), None) => Some(format!("at least {a}")),
+        (None, Some(b)) => Some(format!("at most {b}")),
+        (None, None) => None,
+    }
+}
+
+/// Why `value` breaks `c`, if it does; `regex` compiles (and keeps) a pattern.
+pub(crate) fn violation(
+    value: &Measured<'_>,
+    c: &Constraints,
+    regex: &mut dyn FnMut(&'static str) -> Option<bool>,
+) -> Option<String> {
+    match *value {
+        Measured::Number(n) => {
+            let outside = c.min.is_some_and(|m| n < m) || c.max.is_some_and(|m| n > m);
+            outside.then(|| {
+                format!(
+                    "{n} is outside the allowed {}",
+                    span_text(c.min, c.max).unwrap_or_default()
+                )
+            })
+        }
+        Measured::Text(s) => {
+            let chars = s.chars().count();
+            let len = u32::try_from(chars).unwrap_or(u32::MAX);
+            if c.min_length.is_some_and(|m| len < m) || c.max_length.is_some_and(|m| len > m) {
+                return Some(format!(
+                    "`{}` has {chars} characters; {} allowed",
+                    crate::lex::clip(s),
+                    span_text(c.min_length, c.max_length).unwrap_or_default()
+                ));
+            }
+            let pattern = c.pattern?;
+            (regex(pattern) == Some(false)).then(|| {
+                format!(
+                    "`{}` does not match the pattern `{pattern}`",
+                    crate::lex::clip(s)
+                )
+            })
+        }
+        Measured::Items(n) => {
+            let len = u32::try_from(n).unwrap_or(u32::MAX);
+            let outside =
+                c.min_length.is_some_and(|m| len < m) || c.max_length.is_some_and(|m| len > m);
+            outside.then(|| {
+                format!(
+                    "{n} items; {} allowed",
+                    span_text(c.min_length, c.max_length).unwrap_or_default()
+                )
+            })
+        }
+        Measured::Nothing => None,
+    }
+}
+
+/// A field's constraints in the fewest words, for the prompts: `0 to 5`,
+/// `at most 80 characters`, `matching `^R-\d+$``, `1 to 5 items`.
+pub(crate) fn note(shape: &super::Shape, c: &Constraints) -> Option<String> {
+    use super::Shape;
+    let mut inner = shape.resolve();
+    while let Shape::Option(s) = inner {
+        inner = s.resolve();
+    }
+    match inner {
+        Shape::Integer { .. } | Shape::Float => span_text(c.min, c.max),
+        Shape::String => {
+            let length = span_text(c.min_length, c.max_length).map(|s| format!("{s} characters"));
+            let pattern = c.pattern.map(|p| format!("matching `{p}`"));
+            match (pattern, length) {
+                (Some(p), Some(l)) => Some(format!("{p}, {l}")),
+                (p, l) => p.or(l),
+            }
+        }
+        Shape::List(_) | Shape::Map(_) => {
+            span_text(c.min_length, c.max_length).map(|s| format!("{s} items"))
+        }
+        _ => None,
+    }
+}
