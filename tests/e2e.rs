@@ -793,3 +793,57 @@ fn streaming_with_the_grammar_equals_the_whole_text() {
         );
     }
 }
+
+/// The retry helper on the compliance type, TOON path without a grammar: how
+/// many first answers are refused, and how many of those one or two retries
+/// (the reply and its `retry_prompt()` sent back) rescue.
+#[test]
+#[ignore = "needs a model server: scripts/model-server.sh run cargo test --test e2e -- --ignored"]
+fn retries_against_a_real_model() {
+    let task = compliance_task();
+    let parser = toon_core::ToonOutputParser::<ComplianceAnalysis>::new();
+    // By how many retries each answer was read: 0, 1, 2, or not at all.
+    let mut read_after = [0usize; 3];
+    let mut never = 0;
+    let mut refusals: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for q in &task.questions {
+        let base = request(&task.system, Some((&task.example.0, &task.example.1)), q, json!({}));
+        let messages = base["messages"].as_array().unwrap().clone();
+        let result = parser.parse_with_retries(messages, 2, |messages| {
+            let body = json!({"model": "local", "messages": messages, "seed": 7, "temperature": 0, "max_tokens": 200});
+            let (content, finish, _) = complete(&body);
+            Ok::<_, String>(toon_core::Turn::new(content, FinishReason::from_openai(&finish)))
+        });
+        let attempts = match &result {
+            Ok(r) => r.attempts.clone(),
+            Err(toon_core::RetryError::Refused { attempts }) => attempts.clone(),
+            Err(e) => panic!("{e}"),
+        };
+        for a in &attempts {
+            if let Err(e) = &a.outcome {
+                *refusals.entry(e.kind().as_str()).or_default() += 1;
+                let turn = e.retry_prompt();
+                assert!(turn.starts_with("Your answer could not be used."), "{turn}");
+            }
+        }
+        match result {
+            Ok(r) => read_after[r.attempts.len() - 1] += 1,
+            Err(_) => never += 1,
+        }
+    }
+    let first_refused = task.questions.len() - read_after[0];
+    let report = format!(
+        "<!-- e2e-retry -->\n### Asking again\n\n`ToonOutputParser::parse_with_retries` on the compliance type, TOON path without a grammar \
+         (the prompt and example exchange above, temperature 0, at most two retries, each sending back the refused reply and its \
+         `retry_prompt()`): of {n} first answers, {first_refused} were refused; the first retry rescued {r1}, the second {r2}, and \
+         {never} stayed refused. Refusals over all attempts: {top}. Reproduce with \
+         `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e retries -- --ignored`.\n<!-- /e2e-retry -->\n",
+        n = task.questions.len(),
+        r1 = read_after[1],
+        r2 = read_after[2],
+        top = top(&refusals),
+    );
+    eprintln!("{report}");
+    assert_eq!(read_after.iter().sum::<usize>() + never, task.questions.len());
+    write_report("e2e-retry", &report);
+}
