@@ -807,7 +807,12 @@ fn retries_against_a_real_model() {
     let mut never = 0;
     let mut refusals: BTreeMap<&'static str, usize> = BTreeMap::new();
     for q in &task.questions {
-        let base = request(&task.system, Some((&task.example.0, &task.example.1)), q, json!({}));
+        let base = request(
+            &task.system,
+            Some((&task.example.0, &task.example.1)),
+            q,
+            json!({}),
+        );
         let messages = base["messages"].as_array().unwrap().clone();
         let result = parser.parse_with_retries(messages, 2, |messages| {
             let body = json!({"model": "local", "messages": messages, "seed": 7, "temperature": 0, "max_tokens": 200});
@@ -844,6 +849,9 @@ fn retries_against_a_real_model() {
         top = top(&refusals),
     );
     eprintln!("{report}");
-    assert_eq!(read_after.iter().sum::<usize>() + never, task.questions.len());
+    assert_eq!(
+        read_after.iter().sum::<usize>() + never,
+        task.questions.len()
+    );
     write_report("e2e-retry", &report);
 }
