@@ -53,7 +53,6 @@ pub(crate) fn settle<T>(
     short_rows: &[usize],
     missing: &dyn Fn(usize) -> Option<String>,
 ) -> Result<Reply<T>, ParseError> {
-    let last = last_line(completion);
     match (options.finish_reason, result) {
         (_, Err(e)) => Err(settle_error(e, completion, options, missing)),
         (FinishReason::Length, Ok(r))
@@ -63,11 +62,11 @@ pub(crate) fn settle<T>(
             // last value may have been cut anywhere and still read.
             Err(ParseError::new(
                 ParseErrorKind::Truncated,
-                Some(last),
+                Some(last_line(completion)),
                 "the server stopped the reply at its token limit (finish_reason: length), so its last value may be cut short and the reply is not read as complete; raise max_tokens or ask for fewer items",
             ))
         }
-        (finish, Ok(r)) => dropped_rows(r, last, finish, options, short_rows, missing),
+        (finish, Ok(r)) => dropped_rows(r, completion, finish, options, short_rows, missing),
     }
 }
 
@@ -80,13 +79,12 @@ pub(crate) fn settle_error(
     options: &ReplyOptions,
     missing: &dyn Fn(usize) -> Option<String>,
 ) -> ParseError {
-    let last = last_line(completion);
     match options.finish_reason {
         _ if e.kind() == ParseErrorKind::LimitExceeded => e,
         FinishReason::Length if e.kind() == ParseErrorKind::Truncated => e,
         FinishReason::Length => ParseError::new(
             ParseErrorKind::Truncated,
-            e.line().or(Some(last)),
+            e.line().or_else(|| Some(last_line(completion))),
             format!(
                 "the server stopped the reply at its token limit (finish_reason: length), and what it wrote does not read ({}); raise max_tokens or ask for fewer items",
                 e.message()
@@ -102,7 +100,9 @@ pub(crate) fn settle_error(
                 format!("the row has no `{column}`: the model left it out, and no row of the table can be read without it"),
             )
         }
-        FinishReason::Unknown if e.kind() == ParseErrorKind::Syntax && e.line() == Some(last) => {
+        FinishReason::Unknown
+            if e.kind() == ParseErrorKind::Syntax && e.line() == Some(last_line(completion)) =>
+        {
             e.on_last_line()
         }
         _ => e,
@@ -114,12 +114,16 @@ pub(crate) fn settle_error(
 /// reply was cut there.
 fn dropped_rows<T>(
     reply: Reply<T>,
-    last: usize,
+    completion: &str,
     finish: FinishReason,
     options: &ReplyOptions,
     short_rows: &[usize],
     missing: &dyn Fn(usize) -> Option<String>,
 ) -> Result<Reply<T>, ParseError> {
+    if !reply.repairs.iter().any(|r| r.kind == RepairKind::DroppedRow) {
+        return Ok(reply);
+    }
+    let last = last_line(completion);
     let cut_here = |line: usize| {
         finish == FinishReason::Unknown
             && line == last
@@ -155,12 +159,9 @@ fn dropped_rows<T>(
     Err(ParseError::new(kind, Some(row.line), message))
 }
 
-/// The 1-based number of the completion's last non-blank line.
+/// The 1-based number of the completion's last non-blank line (asked only
+/// where a rule needs it, so a reply that reads costs no second look).
 fn last_line(completion: &str) -> usize {
-    completion
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .last()
-        .map_or(1, |(i, _)| i + 1)
+    let end = completion.trim_end().len();
+    completion.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
 }
