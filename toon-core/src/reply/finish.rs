@@ -120,7 +120,11 @@ fn dropped_rows<T>(
     short_rows: &[usize],
     missing: &dyn Fn(usize) -> Option<String>,
 ) -> Result<Reply<T>, ParseError> {
-    if !reply.repairs.iter().any(|r| r.kind == RepairKind::DroppedRow) {
+    if !reply
+        .repairs
+        .iter()
+        .any(|r| r.kind == RepairKind::DroppedRow)
+    {
         return Ok(reply);
     }
     let last = last_line(completion);
@@ -163,5 +167,9 @@ fn dropped_rows<T>(
 /// where a rule needs it, so a reply that reads costs no second look).
 fn last_line(completion: &str) -> usize {
     let end = completion.trim_end().len();
-    completion.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    completion.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
