@@ -146,6 +146,42 @@ pub fn from_json_reply_with_report<T: DeserializeOwned>(
     from_json_reply_with_options(completion, &ReplyOptions::default())
 }
 
+/// [`from_json_reply_with_options`] with the caller's own check, run after
+/// decoding, as [`ToonOutputParser::validate`](crate::ToonOutputParser::validate)
+/// does on the TOON path: its `Err` is a [`Constraint`](crate::ParseErrorKind::Constraint)
+/// refusal carrying the message.
+///
+/// ```
+/// use toon_core::{from_json_reply_with_check, ParseErrorKind, ReplyOptions};
+/// let sent = 6;
+/// let check = |ids: &Vec<u32>| match ids.iter().find(|&&i| i as usize > sent) {
+///     Some(i) => Err(format!("source {i} does not exist; cite 1 to {sent}")),
+///     None => Ok(()),
+/// };
+/// let err = from_json_reply_with_check("[2, 7]", &ReplyOptions::default(), check).unwrap_err();
+/// assert_eq!(err.kind(), ParseErrorKind::Constraint);
+/// assert!(err.retry_prompt().contains("one JSON object"));
+/// ```
+///
+/// # Errors
+/// As [`from_json_reply_with_options`], and `Constraint` when the check refuses.
+pub fn from_json_reply_with_check<T: DeserializeOwned>(
+    completion: &str,
+    options: &ReplyOptions,
+    check: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<(T, Vec<Repair>), ParseError> {
+    let (value, repairs) = from_json_reply_with_options(completion, options)?;
+    check(&value).map_err(|why| {
+        ParseError::new(
+            crate::ParseErrorKind::Constraint,
+            None,
+            format!("the value reads but is not valid here: {why}"),
+        )
+        .in_format("one JSON object, as the instructions describe")
+    })?;
+    Ok((value, repairs))
+}
+
 /// [`from_json_reply_with_report`] with the server's finish reason and limits
 /// ([`ReplyOptions`]): with [`FinishReason::Length`](crate::FinishReason::Length)
 /// a JSON value left open is `Truncated`; with `Stop` it is the model's own
