@@ -108,7 +108,8 @@ pub use reply::{
 };
 pub use schema::{
     from_json_reply, from_json_reply_with_check, from_json_reply_with_options,
-    from_json_reply_with_report, response_format, strict_violations, OutputSchema, SchemaDialect,
+    from_json_reply_with_report, json_mode, response_format, strict_violations, OutputSchema,
+    SchemaDialect, Tool,
 };
 /// Derives [`OutputSchema`] for a struct with named fields, a newtype, an enum of unit variants or an internally tagged enum.
 #[cfg(feature = "derive")]

@@ -153,34 +153,17 @@ pub fn constrain_request<T: Toon>(
     Ok(())
 }
 
-/// The tool's name (the type's, as OpenAI allows: letters, digits, `_` and `-`,
-/// at most 64) and its description (the type's doc comment, and how to answer).
+/// The tool's name (the type's, as OpenAI allows) and its description (the
+/// type's doc comment, and how to answer).
 fn tool_name_and_doc(shape: &Shape) -> (String, String) {
-    let (name, doc) = match shape.resolve() {
-        Shape::Struct(s) => (s.name, s.doc),
-        Shape::Tagged(t) => (t.name, t.doc),
-        Shape::Enum(e) => (e.name, e.doc),
-        _ => ("answer", ""),
-    };
-    let name: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-        .take(64)
-        .collect();
+    let (name, doc) = crate::schema::name_and_doc(shape);
     let how = "The input is the answer, written in TOON.";
     let doc = if doc.is_empty() {
         how.to_owned()
     } else {
         format!("{doc} {how}")
     };
-    (
-        if name.is_empty() {
-            "answer".into()
-        } else {
-            name
-        },
-        doc,
-    )
+    (crate::schema::tool_name(name), doc)
 }
 
 /// The text of a chat completion's reply: the message content, or, for a

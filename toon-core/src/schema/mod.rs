@@ -3,6 +3,10 @@
 mod declarations;
 mod impls;
 mod json_schema;
+mod tool;
+
+pub use tool::{json_mode, Tool};
+pub(crate) use tool::{name_and_doc, tool_name};
 
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -93,13 +97,7 @@ pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
     let schema = T::json_schema();
     match dialect {
         SchemaDialect::OpenAi => {
-            let shape = T::__shape();
-            let name = match shape.resolve() {
-                Shape::Struct(s) => s.name,
-                Shape::Tagged(t) => t.name,
-                Shape::Enum(e) => e.name,
-                _ => "response",
-            };
+            let (name, _) = name_and_doc(&T::__shape());
             json!({
                 "type": "json_schema",
                 "json_schema": {

@@ -1,0 +1,116 @@
+//! A type as a tool: OpenAI and Anthropic definitions, the forcing
+//! `tool_choice`, JSON mode, and the call's arguments read back.
+
+mod common;
+
+use common::types::*;
+use serde_json::{json, Value};
+use toon_core::{json_mode, strict_violations, OutputSchema, ParseErrorKind, Tool};
+
+fn all_tools() -> Vec<Tool> {
+    vec![
+        Tool::of::<Capital>(),
+        Tool::of::<ComplianceAnalysis>(),
+        Tool::of::<Answer>(),
+        Tool::of::<Detections>(),
+        Tool::of::<Finding>(),
+        Tool::of::<Severity>(),
+    ]
+}
+
+#[test]
+fn every_tool_definition_meets_strict_mode() {
+    for tool in all_tools() {
+        let def = tool.openai();
+        let violations = strict_violations(&def["function"]["parameters"]);
+        assert!(violations.is_empty(), "{}: {violations:?}", tool.name());
+        assert_eq!(def["function"]["strict"], true, "{}", tool.name());
+        assert_eq!(
+            tool.anthropic()["input_schema"],
+            def["function"]["parameters"]
+        );
+    }
+}
+
+#[test]
+fn a_root_strict_mode_cannot_take_is_wrapped_and_unwrapped() {
+    // A tagged enum's schema is an `anyOf`: strict mode wants an object.
+    assert!(!strict_violations(&Finding::json_schema()).is_empty());
+    let tool = Tool::of::<Finding>();
+    assert_eq!(tool.parameters()["required"], json!(["value"]));
+    let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+        {"type": "function", "function": {"name": "Finding", "arguments": "{\"value\": {\"status\": \"not_found\", \"reason\": \"no source\"}}"}}
+    ]}}]});
+    let f: Value = tool.read(&response).unwrap();
+    assert_eq!(f, json!({"status": "not_found", "reason": "no source"}));
+}
+
+#[test]
+fn names_descriptions_and_choices_come_from_the_type_with_an_override() {
+    let tool = Tool::of::<ComplianceAnalysis>();
+    assert_eq!(tool.name(), "ComplianceAnalysis");
+    assert_eq!(
+        tool.openai()["function"]["description"],
+        "The result of checking a document against the rules."
+    );
+    let renamed = tool
+        .clone()
+        .named("report compliance!")
+        .described("File the result.");
+    assert_eq!(
+        renamed.openai_choice(),
+        json!({"type": "function", "function": {"name": "reportcompliance"}})
+    );
+    assert_eq!(
+        renamed.anthropic_choice(),
+        json!({"type": "tool", "name": "reportcompliance"})
+    );
+    assert_eq!(renamed.anthropic()["description"], "File the result.");
+    assert_eq!(json_mode(), json!({"type": "json_object"}));
+    insta::assert_snapshot!(
+        "capital_openai_tool",
+        serde_json::to_string_pretty(&Tool::of::<Capital>().openai()).unwrap()
+    );
+    insta::assert_snapshot!(
+        "finding_anthropic_tool",
+        serde_json::to_string_pretty(&Tool::of::<Finding>().anthropic()).unwrap()
+    );
+}
+
+#[test]
+fn the_calls_arguments_are_read_back_with_the_json_paths_refusals() {
+    let tool = Tool::of::<Capital>();
+    let openai = |arguments: &str, finish: &str| {
+        json!({"choices": [{"finish_reason": finish, "message": {"content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "Capital", "arguments": arguments}}
+        ]}}]})
+    };
+    let c: Capital = tool
+        .read(&openai(
+            "{\"country\": \"Peru\", \"capital\": \"Lima\"}",
+            "tool_calls",
+        ))
+        .unwrap();
+    assert_eq!(c.capital, "Lima");
+    let cut = tool
+        .read::<Capital>(&openai("{\"country\": \"Peru\", \"capi", "length"))
+        .unwrap_err();
+    assert_eq!(cut.kind(), ParseErrorKind::Truncated);
+    let missing = tool
+        .read::<Capital>(&openai("{\"country\": \"Peru\"}", "tool_calls"))
+        .unwrap_err();
+    assert_eq!(missing.kind(), ParseErrorKind::MissingField);
+    let anthropic = json!({"content": [
+        {"type": "text", "text": "Calling the tool."},
+        {"type": "tool_use", "id": "t1", "name": "Capital", "input": {"country": "Chile", "capital": "Santiago"}}
+    ]});
+    assert_eq!(
+        tool.read::<Capital>(&anthropic).unwrap().capital,
+        "Santiago"
+    );
+    let none = tool
+        .read::<Capital>(&json!({"choices": [{"message": {"content": "Lima"}}]}))
+        .unwrap_err();
+    assert_eq!(none.kind(), ParseErrorKind::EmptyCompletion);
+    assert!(none.message().contains("tool_choice"), "{none}");
+}

@@ -1,0 +1,228 @@
+//! A type as a tool: the definition an OpenAI or Anthropic request sends, the
+//! `tool_choice` that forces the model to call it, JSON mode, and the call's
+//! arguments read back through the JSON path.
+
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+
+use super::{from_json_reply_with_options, strict_violations, OutputSchema};
+use crate::typed::Shape;
+use crate::{FinishReason, ParseError, ParseErrorKind, ReplyOptions};
+
+/// A type's tool definition: name and description from the type (its Rust
+/// name and doc comment) unless overridden, parameters from its JSON Schema.
+///
+/// A root strict mode cannot take as parameters (a tagged enum's `anyOf`, an
+/// enum, a list) is wrapped as the one property `value` of an object, and
+/// [`read`](Tool::read) unwraps it.
+///
+/// ```
+/// use toon_core::{OutputSchema, Tool};
+/// /// A country and its capital city.
+/// #[derive(OutputSchema, serde::Deserialize)]
+/// struct Capital { country: String, capital: String }
+///
+/// let tool = Tool::of::<Capital>();
+/// let openai = tool.openai();
+/// assert_eq!(openai["function"]["name"], "Capital");
+/// assert_eq!(openai["function"]["description"], "A country and its capital city.");
+/// assert_eq!(openai["function"]["strict"], true);
+/// assert_eq!(tool.openai_choice()["function"]["name"], "Capital");
+/// assert_eq!(tool.anthropic()["input_schema"]["required"][1], "capital");
+///
+/// let response = serde_json::json!({"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+///     {"type": "function", "function": {"name": "Capital", "arguments": "{\"country\": \"Peru\", \"capital\": \"Lima\"}"}}
+/// ]}}]});
+/// let c: Capital = tool.read(&response).unwrap();
+/// assert_eq!(c.capital, "Lima");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    name: String,
+    description: String,
+    parameters: Value,
+    wrapped: bool,
+}
+
+impl Tool {
+    /// The tool for `T`.
+    pub fn of<T: OutputSchema>() -> Tool {
+        let (name, doc) = name_and_doc(&T::__shape());
+        let schema = T::json_schema();
+        let is_object = schema.get("type") == Some(&json!("object"));
+        let (parameters, wrapped) = if is_object {
+            (schema, false)
+        } else {
+            (wrap(schema), true)
+        };
+        Tool {
+            name: name.to_owned(),
+            description: doc.to_owned(),
+            parameters,
+            wrapped,
+        }
+    }
+
+    /// The same tool under another name (OpenAI allows letters, digits, `_`
+    /// and `-`, at most 64; others are dropped).
+    pub fn named(mut self, name: &str) -> Tool {
+        self.name = tool_name(name);
+        self
+    }
+
+    /// The same tool with another description.
+    pub fn described(mut self, description: &str) -> Tool {
+        self.description = description.to_owned();
+        self
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The parameters' JSON Schema (the type's, or the wrapper around it).
+    pub fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    /// OpenAI's function tool: `{"type": "function", "function": {...}}`,
+    /// `strict: true` when [`strict_violations`] finds nothing in the parameters.
+    pub fn openai(&self) -> Value {
+        json!({
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+                "strict": strict_violations(&self.parameters).is_empty(),
+            }
+        })
+    }
+
+    /// OpenAI's `tool_choice` that makes the model call this tool.
+    pub fn openai_choice(&self) -> Value {
+        json!({"type": "function", "function": {"name": self.name}})
+    }
+
+    /// Anthropic's tool: `{"name", "description", "input_schema"}`.
+    pub fn anthropic(&self) -> Value {
+        json!({
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.parameters,
+        })
+    }
+
+    /// Anthropic's `tool_choice` that makes the model call this tool.
+    pub fn anthropic_choice(&self) -> Value {
+        json!({"type": "tool", "name": self.name})
+    }
+
+    /// Reads the tool call's arguments from a response, OpenAI's
+    /// (`choices[0].message.tool_calls[..].function.arguments`, a JSON string,
+    /// through the JSON path with its stripping and refusals, the response's
+    /// `finish_reason` deciding a cut) or Anthropic's (`content[..]` of type
+    /// `tool_use`, its `input`).
+    ///
+    /// # Errors
+    /// `EmptyCompletion` if the response holds no call of this tool; otherwise
+    /// as [`from_json_reply`](crate::from_json_reply).
+    pub fn read<T: DeserializeOwned>(&self, response: &Value) -> Result<T, ParseError> {
+        let choice = &response["choices"][0];
+        let openai = choice["message"]["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["function"]["name"] == self.name.as_str())
+            .and_then(|c| c["function"]["arguments"].as_str());
+        let value: Value = if let Some(arguments) = openai {
+            let options = ReplyOptions {
+                finish_reason: FinishReason::from_openai(
+                    choice["finish_reason"].as_str().unwrap_or(""),
+                ),
+                ..Default::default()
+            };
+            from_json_reply_with_options::<Value>(arguments, &options)?.0
+        } else {
+            let anthropic = response["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|c| c["type"] == "tool_use" && c["name"] == self.name.as_str());
+            match anthropic {
+                Some(call) => call["input"].clone(),
+                None => {
+                    return Err(ParseError::new(
+                        ParseErrorKind::EmptyCompletion,
+                        None,
+                        format!("the response holds no call of the tool `{}`; send its tool_choice to make the model call it", self.name),
+                    ))
+                }
+            }
+        };
+        let value = if self.wrapped {
+            value.get("value").cloned().unwrap_or(Value::Null)
+        } else {
+            value
+        };
+        serde_json::from_value(value).map_err(|e| {
+            let kind = if e.to_string().starts_with("missing field") {
+                ParseErrorKind::MissingField
+            } else {
+                ParseErrorKind::InvalidValue
+            };
+            ParseError::new(
+                kind,
+                None,
+                format!("the tool call's arguments do not fit the type: {e}"),
+            )
+        })
+    }
+}
+
+/// JSON mode without a schema (`response_format: {"type": "json_object"}`):
+/// the model is held to some JSON object, and `schema_prompt()` in the system
+/// prompt carries the shape.
+pub fn json_mode() -> Value {
+    json!({"type": "json_object"})
+}
+
+/// The type's Rust name and doc comment.
+pub(crate) fn name_and_doc(shape: &Shape) -> (&'static str, &'static str) {
+    match shape.resolve() {
+        Shape::Struct(s) => (s.name, s.doc),
+        Shape::Tagged(t) => (t.name, t.doc),
+        Shape::Enum(e) => (e.name, e.doc),
+        _ => ("answer", ""),
+    }
+}
+
+/// A name OpenAI takes: letters, digits, `_` and `-`, at most 64, never empty.
+pub(crate) fn tool_name(name: &str) -> String {
+    let name: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "answer".into()
+    } else {
+        name
+    }
+}
+
+/// `{"type": "object", "properties": {"value": schema}, ...}`, the schema's
+/// `$defs` moved to the new root so its references still resolve.
+fn wrap(mut schema: Value) -> Value {
+    let defs = schema.as_object_mut().and_then(|o| o.remove("$defs"));
+    let mut root = Map::new();
+    root.insert("type".into(), json!("object"));
+    root.insert("properties".into(), json!({ "value": schema }));
+    root.insert("required".into(), json!(["value"]));
+    root.insert("additionalProperties".into(), json!(false));
+    if let Some(defs) = defs {
+        root.insert("$defs".into(), defs);
+    }
+    Value::Object(root)
+}
