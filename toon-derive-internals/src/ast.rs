@@ -325,16 +325,7 @@ fn constraints(a: &Attrs, ty: &Type, errors: &mut Vec<syn::Error>) -> Constraint
     let kind = kind_of(ty);
     let mut out = Constraints::default();
     if let Some((min, max, span)) = a.range {
-        if let (Some(lo), Some(hi)) = (min, max) {
-            if lo > hi {
-                errors.push(syn::Error::new(
-                    span,
-                    format!(
-                        "`range(min = {lo}, max = {hi})` holds no value: min must not exceed max"
-                    ),
-                ));
-            }
-        }
+        refuse_empty("range", min, max, span, errors);
         match kind {
             Kind::Text | Kind::List => errors.push(syn::Error::new(
                 span,
@@ -352,16 +343,7 @@ fn constraints(a: &Attrs, ty: &Type, errors: &mut Vec<syn::Error>) -> Constraint
         (out.min, out.max) = (min, max);
     }
     if let Some((min, max, span)) = a.length {
-        if let (Some(lo), Some(hi)) = (min, max) {
-            if lo > hi {
-                errors.push(syn::Error::new(
-                    span,
-                    format!(
-                        "`length(min = {lo}, max = {hi})` holds no value: min must not exceed max"
-                    ),
-                ));
-            }
-        }
+        refuse_empty("length", min, max, span, errors);
         if matches!(kind, Kind::Integer(..) | Kind::Float) {
             errors.push(syn::Error::new(
                 span,
@@ -386,6 +368,24 @@ fn constraints(a: &Attrs, ty: &Type, errors: &mut Vec<syn::Error>) -> Constraint
         out.pattern = Some(pattern.clone());
     }
     out
+}
+
+/// `key(min = 5, max = 1)` holds no value.
+fn refuse_empty<T: PartialOrd + std::fmt::Display>(
+    key: &str,
+    min: Option<T>,
+    max: Option<T>,
+    span: proc_macro2::Span,
+    errors: &mut Vec<syn::Error>,
+) {
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            errors.push(syn::Error::new(
+                span,
+                format!("`{key}(min = {lo}, max = {hi})` holds no value: min must not exceed max"),
+            ));
+        }
+    }
 }
 
 /// Refuses field types no model reply can fill: borrowed types, maps with

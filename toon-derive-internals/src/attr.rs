@@ -122,51 +122,49 @@ fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
     Ok(if negative { -value } else { value })
 }
 
-/// `range(min = A, max = B)`.
-fn range(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<f64>, Option<f64>, Span)> {
+/// `min = A, max = B` inside `range(..)` or `length(..)` (and `equal = N`
+/// where `equal` is allowed), each bound read by `read`, with the key's span.
+fn bounds<T: Copy>(
+    meta: &ParseNestedMeta<'_>,
+    equal: bool,
+    read: impl Fn(&ParseNestedMeta<'_>) -> syn::Result<T>,
+) -> syn::Result<(Option<T>, Option<T>, Span)> {
     let (mut min, mut max) = (None, None);
     meta.parse_nested_meta(|m| {
         if m.path.is_ident("min") {
-            min = Some(number(&m)?);
+            min = Some(read(&m)?);
         } else if m.path.is_ident("max") {
-            max = Some(number(&m)?);
+            max = Some(read(&m)?);
+        } else if equal && m.path.is_ident("equal") {
+            let n = read(&m)?;
+            (min, max) = (Some(n), Some(n));
         } else {
-            return Err(m.error("`range` takes `min` and `max`"));
+            let keys = if equal {
+                "`min`, `max` or `equal`"
+            } else {
+                "`min` and `max`"
+            };
+            return Err(m.error(format!("this takes {keys}")));
         }
         Ok(())
     })?;
-    Ok((
-        min,
-        max,
-        meta.path
-            .get_ident()
-            .map_or_else(Span::call_site, |i| i.span()),
-    ))
+    let span = meta
+        .path
+        .get_ident()
+        .map_or_else(Span::call_site, |i| i.span());
+    Ok((min, max, span))
+}
+
+/// `range(min = A, max = B)`.
+fn range(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<f64>, Option<f64>, Span)> {
+    bounds(meta, false, number)
 }
 
 /// `length(min = A, max = B)` or `length(equal = N)`.
 fn length(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<u32>, Option<u32>, Span)> {
-    let (mut min, mut max) = (None, None);
-    meta.parse_nested_meta(|m| {
-        let n: u32 = m.value()?.parse::<syn::LitInt>()?.base10_parse()?;
-        if m.path.is_ident("min") {
-            min = Some(n);
-        } else if m.path.is_ident("max") {
-            max = Some(n);
-        } else if m.path.is_ident("equal") {
-            (min, max) = (Some(n), Some(n));
-        } else {
-            return Err(m.error("`length` takes `min`, `max` or `equal`"));
-        }
-        Ok(())
-    })?;
-    Ok((
-        min,
-        max,
-        meta.path
-            .get_ident()
-            .map_or_else(Span::call_site, |i| i.span()),
-    ))
+    bounds(meta, true, |m| {
+        m.value()?.parse::<syn::LitInt>()?.base10_parse()
+    })
 }
 
 /// `regex(pattern = "...")`, schemars' and validator's spelling; validator's
