@@ -377,7 +377,7 @@ fn toon_and_json_paths_against_a_real_model() {
     }
 
     // The JSON path: the schema in the server's dialect, the declarations in the system prompt.
-    let (mut json_ok, mut json_total, mut truncations) = (0, 0, 0);
+    let (mut json_ok, mut json_total, mut truncations, mut out_of_bounds) = (0, 0, 0, 0);
     let mut json_case = |system: String,
                          schema: Value,
                          question: &str,
@@ -402,6 +402,9 @@ fn toon_and_json_paths_against_a_real_model() {
             }
             ("length", Ok(())) => json_ok += 1, // stopped exactly at the end of the value
             (_, Ok(())) => json_ok += 1,
+            // The server's JSON grammar holds the shape, not `minimum`/`maximum`:
+            // a value outside its field's range is refused by name.
+            (_, Err(e)) if e.kind() == ParseErrorKind::Constraint => out_of_bounds += 1,
             (_, Err(e)) => {
                 panic!("a reply that finished normally does not decode: {e}\n--- reply:\n{reply}")
             }
@@ -473,7 +476,9 @@ fn toon_and_json_paths_against_a_real_model() {
          The TOON path: `toon_prompt()` in the system prompt and one example exchange written with `to_toon()`, 20 prompts per \
          type at each temperature; \"strict\" replies are valid TOON as written.\n\n{table}\n\
          The JSON path (`json_schema()` as `response_format`, `schema_prompt()` in the system prompt, temperature 0): \
-         {json_ok} of {json_total} replies decoded; {truncations} stopped by `max_tokens` and were refused as `Truncated`.\n<!-- /e2e -->\n"
+         {json_ok} of {json_total} replies decoded; {truncations} stopped by `max_tokens` and were refused as `Truncated`; \
+         {out_of_bounds} finished with a value outside its field's range (the server's JSON grammar holds the schema's shape, not its \
+         `minimum`/`maximum`) and were refused as `Constraint`.\n<!-- /e2e -->\n"
     );
     eprintln!("{report}");
     write_report("e2e", &report);
