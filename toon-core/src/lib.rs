@@ -12,9 +12,17 @@
 //!   exactly the type's TOON, every text and list bounded, for servers that
 //!   constrain sampling; [`constrain_request`] puts it in a chat request in the
 //!   server's own field ([`GrammarServer`]), and [`reply_text`] reads the reply back.
+//! - Field constraints (`#[toon(range(..), length(..), pattern = "..")]`, also
+//!   read from `#[schemars]` and `#[validate]`), carried into every artefact and
+//!   refused by the decoder as [`ParseErrorKind::Constraint`]; the caller's own
+//!   check ([`ToonOutputParser::validate`]); the retry turn
+//!   ([`ParseError::retry_prompt`], [`ToonOutputParser::parse_with_retries`]).
+//! - How a reply ended ([`FinishReason`], [`ReplyOptions::finish_reason`])
+//!   decides whether a reply that stops short is [`ParseErrorKind::Truncated`].
 //! - [`OutputSchema`] (derive it): [`OutputSchema::json_schema`],
-//!   [`OutputSchema::schema_prompt`], [`response_format`], and [`from_json_reply`]
-//!   for JSON replies into any serde type.
+//!   [`OutputSchema::schema_prompt`], [`response_format`], [`Tool`] (the type as
+//!   an OpenAI or Anthropic tool), [`json_mode`], and [`from_json_reply`] for
+//!   JSON replies into any serde type.
 //! - [`decode`] and [`encode`]: the specification's decoder and encoder over
 //!   the JSON data model (`serde_json::Value`, key order preserved).
 //! - [`decode_reply`] and [`decode_reply_with_report`]: the tolerant decoder for
