@@ -44,11 +44,13 @@ fn main() {
         );
     }
     md.push_str(LIMITS);
-    // The end-to-end section is written by tests/e2e.rs against a real model; keep it.
+    // The end-to-end sections (`<!-- e2e -->`, `<!-- e2e-grammar -->`, ...) are
+    // written by tests/e2e.rs against a real model, at the end of the file; keep them.
     if let Ok(old) = std::fs::read_to_string(&out) {
-        if let (Some(a), Some(b)) = (old.find("<!-- e2e -->"), old.find("<!-- /e2e -->")) {
+        if let (Some(a), Some(b)) = (old.find("<!-- e2e -->"), old.rfind("<!-- /e2e")) {
+            let end = old[b..].find("-->").map_or(old.len(), |e| b + e + "-->".len());
             md.push('\n');
-            md.push_str(&old[a..b + "<!-- /e2e -->".len()]);
+            md.push_str(&old[a..end]);
             md.push('\n');
         }
     }
