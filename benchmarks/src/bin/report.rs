@@ -48,7 +48,9 @@ fn main() {
     // written by tests/e2e.rs against a real model, at the end of the file; keep them.
     if let Ok(old) = std::fs::read_to_string(&out) {
         if let (Some(a), Some(b)) = (old.find("<!-- e2e -->"), old.rfind("<!-- /e2e")) {
-            let end = old[b..].find("-->").map_or(old.len(), |e| b + e + "-->".len());
+            let end = old[b..]
+                .find("-->")
+                .map_or(old.len(), |e| b + e + "-->".len());
             md.push('\n');
             md.push_str(&old[a..end]);
             md.push('\n');
