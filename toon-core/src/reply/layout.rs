@@ -120,6 +120,10 @@ pub(crate) fn count_placeholders(lines: &mut [String], repairs: &mut Vec<Repair>
         if !significant(line) {
             continue;
         }
+        // Most lines are rows with no bracket at all: one byte search passes them.
+        if !line.contains('[') {
+            continue;
+        }
         let indent = indent_of(line);
         let body = &line[indent..];
         let lead = if body.starts_with("- ") { 2 } else { 0 };

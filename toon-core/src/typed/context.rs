@@ -235,10 +235,11 @@ impl Cx {
         out
     }
 
-    /// Reads row `index` of a table. A row the type cannot read is dropped and
+    /// Reads row `index` of a table (on the hot path: once per row). A row the type cannot read is dropped and
     /// reported (the seed's rule for malformed rows), unless rows may not be
     /// dropped; `first` keeps the first such error, for a table whose every row
     /// is dropped.
+    #[inline]
     fn row<T: Toon>(
         &mut self,
         node: Node<'_>,
