@@ -1,6 +1,6 @@
 //! `#[derive(OutputSchema)]`: use it through `toon_core`, which re-exports it.
 //!
-//! The input is read and validated by `toon-derive-internals`, the same model
+//! The input is read and checked by `toon-derive-internals`, the same model
 //! `#[derive(Toon)]` uses, so both derives agree on every key and wire name; the
 //! expansion only describes the type, and `toon_core` builds the schema and the
 //! declarations from that description.
@@ -10,16 +10,19 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{parse_macro_input, DeriveInput};
 use toon_derive_internals::ast::{Body, Container};
+use toon_derive_internals::fallback::fallback;
 use toon_derive_internals::shape::shape_expr;
+use toon_derive_internals::Derive;
 
 /// Derives `toon_core::OutputSchema` for a struct with named fields, a newtype
-/// struct, an enum of unit variants, or an internally tagged enum.
+/// struct (or a one-field struct marked `transparent`), an enum of unit
+/// variants, or an internally tagged enum.
 #[proc_macro_derive(OutputSchema, attributes(toon, serde, schemars, validate))]
 pub fn derive_output_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match Container::from_ast(&input, "OutputSchema") {
+    match toon_derive_internals::parse(&input, Derive::OutputSchema) {
         Ok(c) => expand(&c).into(),
-        Err(errors) => fallback(&input, errors).into(),
+        Err(errors) => fallback(&input, Derive::OutputSchema, errors).into(),
     }
 }
 
@@ -32,7 +35,7 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
     let shape = shape_expr(c, &quote!(__toon::OutputSchema));
     let reference = match &c.body {
         // A newtype is transparent: it refers to what its inner type refers to.
-        Body::Newtype(ty) => quote_spanned! {ty.span()=>
+        Body::Newtype { ty, .. } => quote_spanned! {ty.span()=>
             fn __shape_ref() -> __toon::Shape { <#ty as __toon::OutputSchema>::__shape_ref() }
             fn __optional() -> bool { <#ty as __toon::OutputSchema>::__optional() }
         },
@@ -49,21 +52,6 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
             impl #impl_g __toon::OutputSchema for #ident #ty_g #where_g {
                 fn __shape() -> __toon::Shape { #shape }
                 #reference
-            }
-        };
-    }
-}
-
-/// On error: the errors, and a stub impl so that the real error is the only one shown.
-fn fallback(input: &DeriveInput, errors: syn::Error) -> proc_macro2::TokenStream {
-    let ident = &input.ident;
-    let (impl_g, ty_g, where_g) = input.generics.split_for_impl();
-    let errors = errors.to_compile_error();
-    quote! {
-        #errors
-        const _: () = {
-            impl #impl_g ::toon_core::OutputSchema for #ident #ty_g #where_g {
-                fn __shape() -> ::toon_core::Shape { ::core::unimplemented!() }
             }
         };
     }

@@ -81,7 +81,7 @@
 pub mod __private {
     pub use crate::node::Node;
     pub use crate::typed::{
-        Constraints, Cx, EnumShape, FieldShape, Fields, Measure, Measured, StructShape,
+        trim_doc, Constraints, Cx, EnumShape, FieldShape, Fields, Measure, Measured, StructShape,
         TaggedShape, VariantShape,
     };
     pub use serde_json::{Map, Value};

@@ -1,284 +1,226 @@
-//! The `#[toon(...)]` and `#[serde(...)]` keys both derives honour, and doc comments.
+//! The attributes of each place a key can stand: the container, a field, a
+//! variant. `#[toon(..)]` is read strictly (an unknown, repeated or misplaced
+//! key is an error at its span); `#[serde(..)]` keys are sorted into those we
+//! follow, those that do not change what serde reads (accepted), and those
+//! that would make serde read another shape than the model is shown (refused,
+//! with what to write instead); `#[schemars(..)]` and `#[validate(..)]` lend
+//! their constraint keys.
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr, Path};
 
-/// Case conventions for `rename_all`, as serde spells them.
-#[derive(Clone, Copy)]
-pub enum RenameAll {
-    Lower,
-    Upper,
-    Pascal,
-    Camel,
-    Snake,
-    ScreamingSnake,
-    Kebab,
-    ScreamingKebab,
+use crate::case::RenameRule;
+use crate::constraint::{self, Bounds};
+use crate::ctxt::Ctxt;
+
+/// Where an attribute stands.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Place {
+    Container,
+    Field,
+    Variant,
 }
 
-impl RenameAll {
-    fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "lowercase" => RenameAll::Lower,
-            "UPPERCASE" => RenameAll::Upper,
-            "PascalCase" => RenameAll::Pascal,
-            "camelCase" => RenameAll::Camel,
-            "snake_case" => RenameAll::Snake,
-            "SCREAMING_SNAKE_CASE" => RenameAll::ScreamingSnake,
-            "kebab-case" => RenameAll::Kebab,
-            "SCREAMING-KEBAB-CASE" => RenameAll::ScreamingKebab,
-            _ => return None,
-        })
+impl Place {
+    fn describe(self) -> &'static str {
+        match self {
+            Place::Container => "the struct or enum itself",
+            Place::Field => "a field",
+            Place::Variant => "a variant",
+        }
     }
 
-    /// Applies the convention to a field (snake_case) or variant (PascalCase) name.
-    pub fn apply(self, name: &str, is_variant: bool) -> String {
-        let words: Vec<String> = if is_variant {
-            let mut words = Vec::new();
-            let mut cur = String::new();
-            for c in name.chars() {
-                if c.is_uppercase() && !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
-                }
-                cur.push(c);
-            }
-            words.push(cur);
-            words.into_iter().map(|w| w.to_lowercase()).collect()
-        } else {
-            name.split('_').map(str::to_lowercase).collect()
-        };
-        let cap = |w: &String| {
-            let mut c = w.chars();
-            c.next().map_or(String::new(), |f| {
-                f.to_uppercase().collect::<String>() + c.as_str()
-            })
-        };
+    /// The `#[toon(..)]` keys read here.
+    fn toon_keys(self) -> &'static [&'static str] {
         match self {
-            RenameAll::Lower => words.concat(),
-            RenameAll::Upper => words.concat().to_uppercase(),
-            RenameAll::Pascal => words.iter().map(cap).collect(),
-            RenameAll::Camel => words
-                .iter()
-                .enumerate()
-                .map(|(i, w)| if i == 0 { w.clone() } else { cap(w) })
-                .collect(),
-            RenameAll::Snake => words.join("_"),
-            RenameAll::ScreamingSnake => words.join("_").to_uppercase(),
-            RenameAll::Kebab => words.join("-"),
-            RenameAll::ScreamingKebab => words.join("-").to_uppercase(),
+            Place::Container => &[
+                "rename_all",
+                "rename_all_fields",
+                "default",
+                "tag",
+                "crate",
+                "transparent",
+            ],
+            Place::Field => &[
+                "rename",
+                "alias",
+                "default",
+                "skip",
+                "range",
+                "length",
+                "pattern",
+                "max_len",
+                "max_items",
+            ],
+            Place::Variant => &["rename", "alias", "rename_all"],
         }
     }
 }
 
-/// The keys found on one item (container, field or variant).
+/// Whose attribute it is.
+#[derive(Clone, Copy, PartialEq)]
+enum Family {
+    Toon,
+    Serde,
+    /// `#[schemars(..)]` and `#[validate(..)]`: only their constraint keys are ours.
+    Borrowed,
+}
+
+/// How a missing value is filled: `default`, or `default = "path::to::fn"`.
+#[derive(Clone, Default)]
+pub enum DefaultValue {
+    #[default]
+    None,
+    /// `Default::default()`.
+    Trait,
+    /// A function of no arguments.
+    Path(syn::ExprPath),
+}
+
+impl DefaultValue {
+    pub fn is_none(&self) -> bool {
+        matches!(self, DefaultValue::None)
+    }
+}
+
+/// Keys on the struct or enum itself.
 #[derive(Default)]
-pub struct Attrs {
-    pub rename: Option<String>,
-    pub rename_all: Option<RenameAll>,
-    pub default: bool,
-    pub skip: bool,
+pub struct ContainerAttrs {
+    pub rename_all: Option<RenameRule>,
+    /// `rename_all_fields`: the case of every struct variant's fields.
+    pub rename_all_fields: Option<(RenameRule, Span)>,
+    pub default: (DefaultValue, Option<Span>),
+    pub tag: Option<(String, Span)>,
     pub krate: Option<Path>,
-    pub tag: Option<String>,
+    /// `transparent`: a one-field struct read as its field.
+    pub transparent: Option<Span>,
+}
+
+/// Keys on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub rename: Option<String>,
+    /// Other names the decoder reads the field by.
+    pub aliases: Vec<String>,
+    pub default: DefaultValue,
+    pub skip: bool,
+    /// The grammar's bounds: `max_len = N` (text), `max_items = N` (lists).
     pub max_len: Option<u32>,
     pub max_items: Option<u32>,
-    /// `alias = "x"`, as often as given: other names the decoder reads.
-    pub aliases: Vec<String>,
-    /// `range(min = A, max = B)`, either bound optional.
-    pub range: Option<(Option<f64>, Option<f64>, Span)>,
-    /// `length(min = A, max = B)` or `length(equal = N)`.
-    pub length: Option<(Option<u32>, Option<u32>, Span)>,
-    /// `pattern = "regex"` (schemars and validator: `regex(pattern = "...")`).
+    pub range: Option<Bounds<f64>>,
+    pub length: Option<Bounds<u32>>,
     pub pattern: Option<(String, Span)>,
 }
 
-/// A number literal, maybe negative: `5`, `-1`, `0.5`.
-fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
-    let expr: syn::Expr = meta.value()?.parse()?;
-    let (negative, lit) = match &expr {
-        syn::Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => (true, &**expr),
-        other => (false, other),
-    };
-    let value = match lit {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_parse::<f64>()?,
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Float(f),
-            ..
-        }) => f.base10_parse::<f64>()?,
-        _ => {
-            return Err(syn::Error::new_spanned(
-                &expr,
-                "write the bound as a number literal (`max = 5`); a constant's value cannot be read here",
-            ))
-        }
-    };
-    Ok(if negative { -value } else { value })
+/// Keys on a variant.
+#[derive(Default)]
+pub struct VariantAttrs {
+    pub rename: Option<String>,
+    pub aliases: Vec<String>,
+    /// The case of a struct variant's fields.
+    pub rename_all: Option<RenameRule>,
 }
 
-/// `min = A, max = B` inside `range(..)` or `length(..)` (and `equal = N`
-/// where `equal` is allowed), each bound read by `read`, with the key's span.
-fn bounds<T: Copy>(
-    meta: &ParseNestedMeta<'_>,
-    equal: bool,
-    read: impl Fn(&ParseNestedMeta<'_>) -> syn::Result<T>,
-) -> syn::Result<(Option<T>, Option<T>, Span)> {
-    let (mut min, mut max) = (None, None);
-    meta.parse_nested_meta(|m| {
-        if m.path.is_ident("min") {
-            min = Some(read(&m)?);
-        } else if m.path.is_ident("max") {
-            max = Some(read(&m)?);
-        } else if equal && m.path.is_ident("equal") {
-            let n = read(&m)?;
-            (min, max) = (Some(n), Some(n));
-        } else {
-            let keys = if equal {
-                "`min`, `max` or `equal`"
-            } else {
-                "`min` and `max`"
-            };
-            return Err(m.error(format!("this takes {keys}")));
-        }
-        Ok(())
-    })?;
-    let span = meta
-        .path
-        .get_ident()
-        .map_or_else(Span::call_site, |i| i.span());
-    Ok((min, max, span))
-}
-
-/// `range(min = A, max = B)`.
-fn range(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<f64>, Option<f64>, Span)> {
-    bounds(meta, false, number)
-}
-
-/// `length(min = A, max = B)` or `length(equal = N)`.
-fn length(meta: &ParseNestedMeta<'_>) -> syn::Result<(Option<u32>, Option<u32>, Span)> {
-    bounds(meta, true, |m| {
-        m.value()?.parse::<syn::LitInt>()?.base10_parse()
+/// Why a serde key that changes what serde reads is refused here, and what to write instead.
+fn refusal(place: Place, key: &str) -> Option<&'static str> {
+    Some(match (place, key) {
+        (Place::Container, "untagged") => "a reply that fits two variants would be read by guessing. Name the variant in a field with `#[serde(tag = \"kind\")]`",
+        (Place::Container, "content") => "adjacent tagging puts the variant's fields under a key of their own; remove `content`, and they are read beside the tag (internally tagged)",
+        (Place::Container, "from" | "try_from") => "serde reads another type here, while the derive would describe this one's fields to the model. Derive the traits on that type, read the reply as it, and convert (`Raw::from_toon(reply).map(Self::from)`)",
+        (Place::Container, "remote") => "the derive would describe the stand-in type, not the one serde reads; derive on a type of your own and convert",
+        (Place::Container, "field_identifier" | "variant_identifier") => "a reply names a variant through a unit enum or a tagged enum",
+        (Place::Field, "flatten") => "serde would read the inner fields at this level, while the prompt, the schema and the decoder would show a nested block. Write the inner fields in this struct, or drop `flatten` so that serde nests them too",
+        (Place::Field | Place::Variant, "with" | "deserialize_with") => "serde reads this through a function the derive cannot see, so the model would be shown another shape than serde reads. Give it the type the model writes (`i64` for seconds, `String` for a date) and convert after reading, or give it a newtype that implements the traits for its own wire form",
+        (Place::Variant, "skip" | "skip_deserializing") => "a variant serde never reads would still be shown to the model; move it out of the enum the model fills in",
+        (Place::Variant, "other") => "it reads any unknown tag as this variant, which would hide a value the model invented; leave it out and handle the refusal",
+        (Place::Variant, "untagged") => "a reply that fits two variants would be read by guessing; give the variant a name the model writes",
+        _ => return None,
     })
 }
 
-/// `regex(pattern = "...")`, schemars' and validator's spelling; validator's
-/// `regex(path = ...)` names a value this derive cannot read, and is left to validator.
-fn regex(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<(String, Span)>> {
-    let mut out = None;
-    meta.parse_nested_meta(|m| {
-        if m.path.is_ident("pattern") {
-            let lit: LitStr = m.value()?.parse()?;
-            out = Some((lit.value(), lit.span()));
-        } else if m.input.peek(syn::Token![=]) {
-            let _: syn::Expr = m.value()?.parse()?;
-        }
-        Ok(())
-    })?;
-    Ok(out)
-}
-
-/// Reads `#[toon(...)]` strictly (unknown or repeated keys are errors) and
-/// `#[serde(...)]` leniently (serde's other keys are serde's business).
-pub fn parse(attrs: &[Attribute], errors: &mut Vec<syn::Error>) -> Attrs {
-    let mut out = Attrs::default();
+/// Runs `read` on each key of each of our attributes; what it does not take is
+/// refused, accepted or, for `#[toon]`, reported as misplaced or unknown.
+fn each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    place: Place,
+    mut read: impl FnMut(Family, &str, &ParseNestedMeta<'_>) -> syn::Result<bool>,
+) {
     for attr in attrs {
-        let ours = attr.path().is_ident("toon");
-        // schemars' and validator's constraint keys, spelled as they spell them.
-        let borrowed = attr.path().is_ident("schemars") || attr.path().is_ident("validate");
-        if !ours && !borrowed && !attr.path().is_ident("serde") {
+        let family = if attr.path().is_ident("toon") {
+            Family::Toon
+        } else if attr.path().is_ident("serde") {
+            Family::Serde
+        } else if attr.path().is_ident("schemars") || attr.path().is_ident("validate") {
+            if !matches!(attr.meta, syn::Meta::List(_)) {
+                continue; // a bare `#[validate]`: nothing of ours in it
+            }
+            Family::Borrowed
+        } else {
             continue;
-        }
-        if borrowed && !matches!(attr.meta, syn::Meta::List(_)) {
-            continue; // a bare `#[validate]`: nothing of ours in it
-        }
+        };
         let mut seen: Vec<String> = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
-            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-            if ours && key != "alias" && seen.contains(&key) {
-                return Err(meta.error(format!("duplicate `#[toon({key})]`; give it once")));
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            if family == Family::Toon && key != "alias" && seen.contains(&key) {
+                cx.syn_error(meta.error(format!("duplicate `#[toon({key})]`; give it once")));
+                return skip_value(&meta);
             }
             seen.push(key.clone());
-            match key.as_str() {
-                // #[toon(range(min = 0, max = 5))], #[toon(length(max = 80))], #[toon(pattern = "^R-\\d+$")]
-                "range" if ours || borrowed => out.range = Some(range(&meta)?),
-                "length" if ours || borrowed => out.length = Some(length(&meta)?),
-                "pattern" if ours || borrowed => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    out.pattern = Some((lit.value(), lit.span()));
+            if family == Family::Serde {
+                if let Some(why) = refusal(place, &key) {
+                    cx.syn_error(meta.error(format!("`#[serde({key})]` is not supported: {why}")));
+                    return skip_value(&meta);
                 }
-                "regex" if ours || borrowed => {
-                    if let Some(p) = regex(&meta)? {
-                        out.pattern = Some(p);
-                    }
-                }
-                _ if borrowed => skip_value(&meta)?,
-                // #[toon(rename = "wire_name")]
-                "rename" => out.rename = Some(meta.value()?.parse::<LitStr>()?.value()),
-                // #[toon(rename_all = "camelCase")]
-                "rename_all" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    out.rename_all = Some(RenameAll::parse(&lit.value()).ok_or_else(|| {
-                        syn::Error::new(
-                            lit.span(),
-                            "unknown `rename_all` case; use lowercase, UPPERCASE, PascalCase, camelCase, snake_case, SCREAMING_SNAKE_CASE, kebab-case or SCREAMING-KEBAB-CASE",
-                        )
-                    })?);
-                }
-                // #[toon(default)]
-                "default" => {
-                    if meta.input.peek(syn::Token![=]) {
-                        let _: LitStr = meta.value()?.parse()?;
-                        if ours {
-                            return Err(meta.error("`#[toon(default = ...)]` is not supported; implement `Default` for the field's type and write `#[toon(default)]`"));
-                        }
-                    }
-                    out.default = true;
-                }
-                // #[toon(skip)]
-                "skip" => out.skip = true,
-                // #[toon(alias = "old_name")], serde's spelling too
-                "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
-                // #[toon(tag = "kind")]
-                "tag" => out.tag = Some(meta.value()?.parse::<LitStr>()?.value()),
-                // #[toon(max_len = 80)], #[toon(max_items = 5)]: the grammar's bounds.
-                "max_len" | "max_items" if ours => {
-                    let lit: syn::LitInt = meta.value()?.parse()?;
-                    let n: u32 = lit.base10_parse()?;
-                    if n == 0 {
-                        return Err(syn::Error::new(
-                            lit.span(),
-                            format!("`{key} = 0` admits no value; give at least 1"),
-                        ));
-                    }
-                    if key == "max_len" {
-                        out.max_len = Some(n);
-                    } else {
-                        out.max_items = Some(n);
-                    }
-                }
-                // #[toon(crate = "my_reexport::toon_core")]
-                "crate" if ours => out.krate = Some(meta.value()?.parse::<LitStr>()?.parse()?),
-                _ if ours => {
-                    return Err(meta.error(format!(
-                        "unknown attribute `#[toon({key})]`; the keys are rename, rename_all, default, skip, tag, crate, alias, range, length, pattern, max_len and max_items"
-                    )))
-                }
-                // A serde key we do not read: skip its value, if any.
-                _ => skip_value(&meta)?,
             }
-            Ok(())
+            if read(family, &key, &meta)? {
+                return Ok(());
+            }
+            // Serde's other keys do not change what it reads from a reply
+            // (`deny_unknown_fields`, `bound`, `into`, `skip_serializing_if`,
+            // `serialize_with`, `borrow`, `getter`, a container's `rename`, ...),
+            // or are not serde's at this place, which serde's derive reports.
+            if family == Family::Toon {
+                cx.syn_error(meta.error(misplaced_or_unknown(place, &key)));
+            }
+            skip_value(&meta)
         });
         if let Err(e) = result {
-            errors.push(e);
+            cx.syn_error(e);
         }
     }
-    out
+}
+
+/// `#[toon(tag)]` on a field belongs on the enum; a key known nowhere is listed against the place's keys.
+fn misplaced_or_unknown(place: Place, key: &str) -> String {
+    let homes: Vec<&str> = [Place::Container, Place::Field, Place::Variant]
+        .into_iter()
+        .filter(|p| *p != place && p.toon_keys().contains(&key))
+        .map(Place::describe)
+        .collect();
+    if homes.is_empty() {
+        format!(
+            "unknown attribute `#[toon({key})]`; on {} the keys are {}",
+            place.describe(),
+            list(place.toon_keys())
+        )
+    } else {
+        format!(
+            "`#[toon({key})]` belongs on {}, not on {}",
+            homes.join(" or "),
+            place.describe()
+        )
+    }
+}
+
+fn list(keys: &[&str]) -> String {
+    let (last, rest) = keys.split_last().expect("every place has keys");
+    format!("{} and {last}", rest.join(", "))
 }
 
 /// Skips a key's value (`= expr` or `(...)`), if it has one.
@@ -293,20 +235,181 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// Doc comment lines joined with newlines, one leading space stripped from each.
-pub fn docs(attrs: &[Attribute]) -> String {
-    let mut lines = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            }) = &nv.value
-            {
-                let v = s.value();
-                lines.push(v.strip_prefix(' ').unwrap_or(&v).trim_end().to_owned());
-            }
-        }
+/// A name in either of serde's forms, `= "x"` or `(serialize = "..", deserialize = "..")`:
+/// the one serde deserializes, since that is what the model must write. `None`
+/// where only `serialize` is given.
+fn de_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
+    if meta.input.peek(syn::Token![=]) {
+        return Ok(Some(meta.value()?.parse()?));
     }
-    lines.join("\n").trim().to_owned()
+    let mut de = None;
+    meta.parse_nested_meta(|m| {
+        if m.path.is_ident("deserialize") {
+            de = Some(m.value()?.parse()?);
+        } else if m.path.is_ident("serialize") {
+            let _: LitStr = m.value()?.parse()?;
+        } else {
+            return Err(m.error("this takes `serialize = \"..\"` and `deserialize = \"..\"`"));
+        }
+        Ok(())
+    })?;
+    Ok(de)
+}
+
+/// `rename_all` in either form, as a case convention.
+fn de_rule(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<RenameRule>> {
+    match de_name(meta)? {
+        None => Ok(None),
+        Some(lit) => RenameRule::from_serde_name(&lit.value())
+            .map(Some)
+            .ok_or_else(|| syn::Error::new(lit.span(), RenameRule::unknown_message())),
+    }
+}
+
+/// `default`, or `default = "path::to::fn"`.
+fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultValue> {
+    if !meta.input.peek(syn::Token![=]) {
+        return Ok(DefaultValue::Trait);
+    }
+    let lit: LitStr = meta.value()?.parse()?;
+    lit.parse().map(DefaultValue::Path).map_err(|_| {
+        syn::Error::new(
+            lit.span(),
+            "write the function's path, `default = \"path::to::function\"`",
+        )
+    })
+}
+
+/// `max_len = N` or `max_items = N`, at least 1.
+fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
+    let lit: syn::LitInt = meta.value()?.parse()?;
+    let n: u32 = lit.base10_parse()?;
+    if n == 0 {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("`{key} = 0` admits no value; give at least 1"),
+        ));
+    }
+    Ok(n)
+}
+
+fn key_span(meta: &ParseNestedMeta<'_>) -> Span {
+    meta.path
+        .get_ident()
+        .map_or_else(Span::call_site, |i| i.span())
+}
+
+impl ContainerAttrs {
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = ContainerAttrs::default();
+        each_key(cx, attrs, Place::Container, |family, key, meta| {
+            if family == Family::Borrowed {
+                return Ok(false);
+            }
+            match key {
+                // #[toon(rename_all = "camelCase")], or (serialize = "..", deserialize = "..")
+                "rename_all" => {
+                    if let Some(rule) = de_rule(meta)? {
+                        out.rename_all = Some(rule);
+                    }
+                }
+                // #[serde(rename_all_fields = "camelCase")]
+                "rename_all_fields" => {
+                    let span = key_span(meta);
+                    if let Some(rule) = de_rule(meta)? {
+                        out.rename_all_fields = Some((rule, span));
+                    }
+                }
+                // #[toon(default)], #[serde(default = "Self::fallback")]
+                "default" => out.default = (default(meta)?, Some(key_span(meta))),
+                // #[toon(tag = "kind")]
+                "tag" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    out.tag = Some((lit.value(), lit.span()));
+                }
+                // #[toon(transparent)]
+                "transparent" => out.transparent = Some(key_span(meta)),
+                // #[toon(crate = "my_reexport::toon_core")]; serde's own `crate` names serde.
+                "crate" if family == Family::Toon => {
+                    out.krate = Some(meta.value()?.parse::<LitStr>()?.parse()?)
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        });
+        out
+    }
+}
+
+impl FieldAttrs {
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = FieldAttrs::default();
+        each_key(cx, attrs, Place::Field, |family, key, meta| {
+            match key {
+                // #[toon(range(min = 0, max = 5))], #[toon(length(max = 80))], #[toon(pattern = "^R-\\d+$")]
+                "range" => out.range = Some(constraint::range(meta)?),
+                "length" => out.length = Some(constraint::length(meta)?),
+                "pattern" => out.pattern = Some(constraint::pattern(meta)?),
+                "regex" => {
+                    if let Some(p) = constraint::regex(meta)? {
+                        out.pattern = Some(p);
+                    }
+                }
+                _ if family == Family::Borrowed => return Ok(false),
+                // #[toon(rename = "wire_name")], or (serialize = "..", deserialize = "..")
+                "rename" => {
+                    if let Some(lit) = de_name(meta)? {
+                        out.rename = Some(lit.value());
+                    }
+                }
+                // #[toon(alias = "old_name")], as often as needed
+                "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
+                // #[toon(default)], #[serde(default = "default_retries")]
+                "default" => out.default = default(meta)?,
+                // #[toon(skip)]; serde's skip_deserializing leaves it unread too.
+                "skip" => out.skip = true,
+                "skip_deserializing" if family == Family::Serde => out.skip = true,
+                // #[toon(max_len = 80)], #[toon(max_items = 5)]: the grammar's bounds.
+                "max_len" if family == Family::Toon => {
+                    out.max_len = Some(grammar_bound(meta, key)?)
+                }
+                "max_items" if family == Family::Toon => {
+                    out.max_items = Some(grammar_bound(meta, key)?)
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        });
+        out
+    }
+}
+
+impl VariantAttrs {
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = VariantAttrs::default();
+        each_key(cx, attrs, Place::Variant, |family, key, meta| {
+            if family == Family::Borrowed {
+                return Ok(false);
+            }
+            match key {
+                // #[toon(rename = "NOT_FOUND")], or (serialize = "..", deserialize = "..")
+                "rename" => {
+                    if let Some(lit) = de_name(meta)? {
+                        out.rename = Some(lit.value());
+                    }
+                }
+                // #[toon(alias = "missing")]
+                "alias" => out.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
+                // #[toon(rename_all = "camelCase")]: the struct variant's fields
+                "rename_all" => {
+                    if let Some(rule) = de_rule(meta)? {
+                        out.rename_all = Some(rule);
+                    }
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        });
+        out
+    }
 }

@@ -12,10 +12,10 @@ pub fn field_shapes<'a>(
     fields: &'a [Field<'a>],
     describe: &'a TokenStream,
 ) -> impl Iterator<Item = TokenStream> + 'a {
-    fields.iter().filter(|f| !f.skip).map(move |f| {
-        let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.default);
-        let max_len = option_u32(f.max_len);
-        let max_items = option_u32(f.max_items);
+    fields.iter().filter(|f| !f.attrs.skip).map(move |f| {
+        let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.has_default());
+        let max_len = option_u32(f.attrs.max_len);
+        let max_items = option_u32(f.attrs.max_items);
         let constraints = constraints_expr(&f.constraints);
         quote_spanned! {ty.span()=>
             __toon::__private::FieldShape {
@@ -32,7 +32,7 @@ pub fn field_shapes<'a>(
 }
 
 /// `__toon::__private::Constraints::new(..)` for a field's constraints.
-pub fn constraints_expr(c: &crate::ast::Constraints) -> TokenStream {
+pub fn constraints_expr(c: &crate::constraint::Constraints) -> TokenStream {
     if c.is_empty() {
         return quote!(__toon::__private::Constraints::NONE);
     }
@@ -71,7 +71,7 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
                 })
             }
         }
-        Body::Newtype(ty) => quote_spanned! {ty.span()=> <#ty as #describe>::__shape() },
+        Body::Newtype { ty, .. } => quote_spanned! {ty.span()=> <#ty as #describe>::__shape() },
         Body::UnitEnum(variants) => {
             let wires = variants.iter().map(|v| &v.wire);
             let docs = variants.iter().map(|v| &v.doc);

@@ -10,10 +10,7 @@ use crate::ast::Container;
 impl Container<'_> {
     /// `::toon_core`, or the path given by `#[toon(crate = "...")]`.
     pub fn runtime_path(&self) -> TokenStream {
-        self.attrs
-            .krate
-            .as_ref()
-            .map_or_else(|| quote!(::toon_core), |p| quote!(#p))
+        runtime_path(self.attrs.krate.as_ref())
     }
 
     /// The input's generics, each type parameter bounded by `bound`.
@@ -24,4 +21,9 @@ impl Container<'_> {
         }
         generics
     }
+}
+
+/// `::toon_core`, or the `crate = "..."` override.
+pub fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
+    krate.map_or_else(|| quote!(::toon_core), |p| quote!(#p))
 }

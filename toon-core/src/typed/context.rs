@@ -209,17 +209,19 @@ impl Cx {
         out
     }
 
-    /// Takes the field `key`, or `T::default()` when it is missing (`#[serde(default)]`).
-    pub fn field_or_default<T: Toon + Default>(
+    /// Takes the field `key`, or `missing()` when the reply leaves it out
+    /// (`#[serde(default)]`, `default = "path"`, or the struct's own default).
+    pub fn field_or<T: Toon>(
         &mut self,
         fields: &mut Fields<'_>,
         key: &'static str,
         aliases: &'static [&'static str],
+        missing: impl FnOnce() -> T,
     ) -> Result<T, ParseError> {
         if fields.contains(key, &mut self.memo) || aliases.iter().any(|a| fields.has(a)) {
             self.field(fields, key, aliases)
         } else {
-            Ok(T::default())
+            Ok(missing())
         }
     }
 

@@ -17,7 +17,7 @@ pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use shape::{
-    Constraints, EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape,
+    trim_doc, Constraints, EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape,
 };
 pub use stream::{Event, ToonEvents, ToonStream};
 

@@ -192,3 +192,42 @@ impl Shape {
         }
     }
 }
+
+/// A doc comment the compiler assembled (`#[doc = include_str!("..")]`,
+/// `#[doc = concat!(..)]`), without the white space around it: generated code
+/// wraps such docs in this, as it trims `///` lines itself.
+#[doc(hidden)]
+pub const fn trim_doc(doc: &'static str) -> &'static str {
+    let bytes = doc.as_bytes();
+    let (mut start, mut end) = (0, bytes.len());
+    while start < end && bytes[start].is_ascii_whitespace() {
+        start += 1;
+    }
+    while end > start && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    let (_, tail) = bytes.split_at(start);
+    let (middle, _) = tail.split_at(end - start);
+    // ASCII white space never splits a character, so the middle is UTF-8.
+    match core::str::from_utf8(middle) {
+        Ok(s) => s,
+        Err(_) => doc,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trim_doc;
+
+    #[test]
+    fn trim_doc_drops_surrounding_white_space_only() {
+        assert_eq!(
+            trim_doc("\n  Émile's rule.\n\nSecond line.\n"),
+            "Émile's rule.\n\nSecond line."
+        );
+        assert_eq!(trim_doc(" \n\t"), "");
+        assert_eq!(trim_doc("x"), "x");
+        const AT_COMPILE_TIME: &str = trim_doc("  a ");
+        assert_eq!(AT_COMPILE_TIME, "a");
+    }
+}

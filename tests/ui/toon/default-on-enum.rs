@@ -1,0 +1,10 @@
+use toon_core::Toon;
+
+#[derive(Toon)]
+#[serde(default)]
+enum Status {
+    Compliant,
+    NonCompliant,
+}
+
+fn main() {}

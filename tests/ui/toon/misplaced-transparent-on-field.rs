@@ -1,0 +1,9 @@
+use toon_core::Toon;
+
+#[derive(Toon)]
+struct Answer {
+    #[toon(transparent)]
+    text: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use toon_core::Toon;
+
+#[derive(Toon, serde::Deserialize)]
+#[serde(untagged)]
+enum Verdict {
+    Yes,
+    No,
+}
+
+fn main() {}

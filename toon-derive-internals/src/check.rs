@@ -1,0 +1,304 @@
+//! Check: the rules that hold across the parsed model, one function each, every
+//! error reported at its span.
+
+use proc_macro2::Span;
+use syn::{GenericArgument, PathArguments, Type};
+
+use crate::ast::{Body, Container, Field};
+use crate::ctxt::Ctxt;
+
+/// Every rule: the variants and fields first, then the container's keys, then
+/// the names across the whole type.
+pub fn check(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
+    enum_has_variants(cx, cont, derive);
+    struct_variants_are_tagged(cx, cont, derive);
+    field_types(cx, cont, derive);
+    constraints_fit_types(cx, cont);
+    owned_values(cx, cont, derive);
+    tag_on_enums(cx, cont);
+    default_on_named_structs(cx, cont);
+    rename_all_fields_on_enums(cx, cont);
+    wire_names_unique(cx, cont);
+    tag_clashes_with_no_field(cx, cont);
+}
+
+/// Every field of the struct or of each variant, skipped ones included.
+fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Vec<&'c Field<'a>> {
+    match &cont.body {
+        Body::Struct(fields) => fields.iter().collect(),
+        Body::Newtype { .. } => Vec::new(),
+        Body::UnitEnum(vs) | Body::Tagged { variants: vs, .. } => {
+            vs.iter().flat_map(|v| &v.fields).collect()
+        }
+    }
+}
+
+/// A reply is text that outlives its parse: no borrowed lifetimes.
+fn owned_values(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
+    if let Some(lt) = cont.input.generics.lifetimes().next() {
+        cx.error_spanned_by(lt, format!(
+            "#[derive({derive})] reads owned values; remove the lifetime and use owned types (`String`, not `&str`)"
+        ));
+    }
+}
+
+/// `tag` names a variant, so a struct has none.
+fn tag_on_enums(cx: &Ctxt, cont: &Container<'_>) {
+    if let Some((_, span)) = &cont.attrs.tag {
+        if !matches!(cont.input.data, syn::Data::Enum(_)) {
+            cx.error_at(*span, "`tag` applies to enums only");
+        }
+    }
+}
+
+/// A container's `default` fills missing fields from the struct's own default value.
+fn default_on_named_structs(cx: &Ctxt, cont: &Container<'_>) {
+    if let (false, Some(span)) = (cont.attrs.default.0.is_none(), cont.attrs.default.1) {
+        if !matches!(cont.body, Body::Struct(_)) {
+            cx.error_at(
+                span,
+                "`default` on the container fills missing fields of a struct with named fields; put it on a field instead",
+            );
+        }
+    }
+}
+
+/// `rename_all_fields` renames the fields of an enum's struct variants.
+fn rename_all_fields_on_enums(cx: &Ctxt, cont: &Container<'_>) {
+    if let Some((_, span)) = cont.attrs.rename_all_fields {
+        if !matches!(cont.input.data, syn::Data::Enum(_)) {
+            cx.error_at(
+                span,
+                "`rename_all_fields` renames the fields of an enum's variants; on a struct, use `rename_all`",
+            );
+        }
+    }
+}
+
+/// No variant, no value a reply could name.
+fn enum_has_variants(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
+    if let syn::Data::Enum(e) = &cont.input.data {
+        if e.variants.is_empty() {
+            cx.error_spanned_by(&cont.input.ident, format!(
+                "#[derive({derive})] on an enum with no variants: no value could be read; add variants"
+            ));
+        }
+    }
+}
+
+/// A struct variant's fields need a key that says which variant they belong to.
+fn struct_variants_are_tagged(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
+    let (Body::UnitEnum(variants), syn::Data::Enum(e)) = (&cont.body, &cont.input.data) else {
+        return;
+    };
+    for (v, syn_v) in variants.iter().zip(&e.variants) {
+        if v.is_struct {
+            cx.error_spanned_by(&syn_v.fields, format!(
+                "#[derive({derive})] needs `#[toon(tag = \"kind\")]` on an enum with struct variants, so the reply names the variant in a field"
+            ));
+        }
+    }
+}
+
+/// Field types no model reply can fill: borrowed types, maps with non-text
+/// keys, tuples.
+fn field_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
+    if let Body::Newtype { ty, .. } = &cont.body {
+        check_type(cx, ty, derive);
+    }
+    for f in all_fields(cont) {
+        check_type(cx, f.ty, derive);
+    }
+}
+
+fn check_type(cx: &Ctxt, ty: &Type, derive: &str) {
+    match ty {
+        Type::Reference(r) => cx.error_spanned_by(r, format!(
+            "#[derive({derive})] reads owned values; a borrowed field cannot hold text from a reply. Use an owned type (`String` for `&str`)"
+        )),
+        Type::Path(p) => {
+            let Some(last) = p.path.segments.last() else {
+                return;
+            };
+            let types = type_args(last);
+            if last.ident == "BTreeMap" || last.ident == "HashMap" {
+                if let Some(key) = types.first() {
+                    if !matches!(key, Type::Path(k) if k.path.is_ident("String")) {
+                        cx.error_spanned_by(
+                            key,
+                            "map keys must be `String`: TOON and JSON keys are text. Use `BTreeMap<String, _>` and convert the keys after reading",
+                        );
+                    }
+                }
+            }
+            for t in types {
+                check_type(cx, t, derive);
+            }
+        }
+        Type::Tuple(t) if !t.elems.is_empty() => cx.error_spanned_by(t, format!(
+            "#[derive({derive})] does not support tuple fields; use a struct with named fields"
+        )),
+        _ => {}
+    }
+}
+
+fn type_args(segment: &syn::PathSegment) -> Vec<&Type> {
+    match &segment.arguments {
+        PathArguments::AngleBracketed(args) => args
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What a type is, as far as its name tells: the kind of value a constraint can bound.
+enum Kind {
+    Integer(i128, i128, &'static str),
+    Float,
+    Text,
+    List,
+    Other,
+}
+
+fn kind_of(ty: &Type) -> Kind {
+    let Type::Path(p) = ty else {
+        return Kind::Other;
+    };
+    let Some(last) = p.path.segments.last() else {
+        return Kind::Other;
+    };
+    macro_rules! ints {
+        ($($t:ident),*) => {
+            match last.ident.to_string().as_str() {
+                $(stringify!($t) => return Kind::Integer($t::MIN as i128, $t::MAX as i128, stringify!($t)),)*
+                _ => {}
+            }
+        };
+    }
+    ints!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+    match last.ident.to_string().as_str() {
+        "f32" | "f64" => Kind::Float,
+        "String" => Kind::Text,
+        "Vec" | "VecDeque" | "BTreeMap" | "HashMap" | "BTreeSet" | "HashSet" => Kind::List,
+        "Option" | "Box" => type_args(last).first().map_or(Kind::Other, |t| kind_of(t)),
+        _ => Kind::Other,
+    }
+}
+
+/// A field's `range`, `length` and `pattern`, each refused at its span where
+/// it cannot hold: an empty range or length, a key the type cannot take, a
+/// bound outside an integer type, a pattern that does not compile.
+fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>) {
+    for f in all_fields(cont) {
+        let a = &f.attrs;
+        let kind = kind_of(f.ty);
+        if let Some(r) = a.range {
+            refuse_empty(cx, "range", r.min, r.max, r.span);
+            match kind {
+                Kind::Text | Kind::List => cx.error_at(
+                    r.span,
+                    "`range` bounds a number; for text or a list, bound its size with `length(min = .., max = ..)`",
+                ),
+                Kind::Integer(lo, hi, name) => {
+                    for b in [r.min, r.max].into_iter().flatten() {
+                        if b < lo as f64 || b > hi as f64 {
+                            cx.error_at(r.span, format!("the bound {b} is outside {name} ({lo}..={hi}); no value of the field could meet it"));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(l) = a.length {
+            refuse_empty(cx, "length", l.min, l.max, l.span);
+            if matches!(kind, Kind::Integer(..) | Kind::Float) {
+                cx.error_at(
+                    l.span,
+                    "`length` bounds text (characters) or a list (items); for a number use `range(min = .., max = ..)`",
+                );
+            }
+        }
+        if let Some((pattern, span)) = &a.pattern {
+            if !matches!(kind, Kind::Text | Kind::Other) {
+                cx.error_at(*span, "`pattern` applies to text (a `String` field)");
+            }
+            if let Err(e) = regex_lite::Regex::new(pattern) {
+                cx.error_at(*span, format!("the pattern does not compile: {e}"));
+            }
+        }
+    }
+}
+
+/// `key(min = 5, max = 1)` holds no value.
+fn refuse_empty<T: PartialOrd + std::fmt::Display>(
+    cx: &Ctxt,
+    key: &str,
+    min: Option<T>,
+    max: Option<T>,
+    span: Span,
+) {
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            cx.error_at(
+                span,
+                format!("`{key}(min = {lo}, max = {hi})` holds no value: min must not exceed max"),
+            );
+        }
+    }
+}
+
+/// No two keys of one object, or two variants, written alike.
+fn wire_names_unique(cx: &Ctxt, cont: &Container<'_>) {
+    let dupes = |names: Vec<(&str, Span)>| {
+        let mut seen: Vec<&str> = Vec::new();
+        for (name, span) in names {
+            if seen.contains(&name) {
+                cx.error_at(
+                    span,
+                    format!("two fields or variants are written as `{name}`; rename one"),
+                );
+            }
+            seen.push(name);
+        }
+    };
+    fn live<'f>(fields: &'f [Field<'_>]) -> Vec<(&'f str, Span)> {
+        fields
+            .iter()
+            .filter(|f| !f.attrs.skip)
+            .map(|f| (f.wire.as_str(), f.ident.span()))
+            .collect()
+    }
+    match &cont.body {
+        Body::Struct(fields) => dupes(live(fields)),
+        Body::Newtype { .. } => {}
+        Body::UnitEnum(vs) | Body::Tagged { variants: vs, .. } => {
+            dupes(
+                vs.iter()
+                    .map(|v| (v.wire.as_str(), v.ident.span()))
+                    .collect(),
+            );
+            for v in vs {
+                dupes(live(&v.fields));
+            }
+        }
+    }
+}
+
+/// A struct variant's field cannot reuse the key that names the variant.
+fn tag_clashes_with_no_field(cx: &Ctxt, cont: &Container<'_>) {
+    if let Body::Tagged { tag, variants } = &cont.body {
+        for f in variants.iter().flat_map(|v| &v.fields) {
+            if f.wire == *tag {
+                cx.error_at(
+                    f.ident.span(),
+                    format!("field `{tag}` clashes with the enum's tag key; rename the field or the tag"),
+                );
+            }
+        }
+    }
+}
