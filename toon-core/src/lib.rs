@@ -119,10 +119,24 @@ pub use schema::{
     from_json_reply_with_report, json_mode, response_format, strict_violations, OutputSchema,
     SchemaDialect, Tool,
 };
-/// Derives [`OutputSchema`] for a struct with named fields, a newtype, an enum of unit variants or an internally tagged enum.
+/// Derives [`OutputSchema`]; the shapes and keys it takes are those of [`macro@Toon`].
 #[cfg(feature = "derive")]
 pub use schema_derive::OutputSchema;
-/// Derives [`Toon`] for a struct with named fields or an enum of unit variants.
+/// Derives [`Toon`] for a struct with named fields, a newtype struct (or a
+/// one-field struct marked `transparent`), an enum of unit variants, or an
+/// internally tagged enum (`#[toon(tag = "kind")]` or `#[serde(tag = "kind")]`).
+///
+/// Serde's keys that change what serde reads are followed or refused at their
+/// span, so serde and the derives read one shape: followed are `rename` and
+/// `rename_all` in both forms (the deserialize name is the one the model
+/// writes), `rename_all_fields`, `alias`, `default` (also `default = "path"`,
+/// and on the struct), `skip`, `skip_deserializing`, `tag` and `transparent`;
+/// refused are `flatten`, `untagged`, `content`, `with`, `deserialize_with`,
+/// `from`, `try_from`, `remote`, the identifier enums, `other` and skipped
+/// variants. `#[toon(..)]` takes the same keys in the same places, plus `crate`,
+/// `max_len`, `max_items`, `range`, `length` and `pattern`; a key in the wrong
+/// place is an error saying where it belongs. Doc comments, including
+/// `#[doc = include_str!(..)]` and `#[doc = concat!(..)]`, become descriptions.
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
 pub use typed::{
