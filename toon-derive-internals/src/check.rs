@@ -18,6 +18,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     tag_on_enums(cx, cont);
     default_on_named_structs(cx, cont);
     rename_all_fields_on_enums(cx, cont);
+    transparent_on_structs(cx, cont);
     wire_names_unique(cx, cont);
     tag_clashes_with_no_field(cx, cont);
 }
@@ -70,6 +71,18 @@ fn rename_all_fields_on_enums(cx: &Ctxt, cont: &Container<'_>) {
             cx.error_at(
                 span,
                 "`rename_all_fields` renames the fields of an enum's variants; on a struct, use `rename_all`",
+            );
+        }
+    }
+}
+
+/// `transparent` reads a struct as its one field; an enum has no such field.
+fn transparent_on_structs(cx: &Ctxt, cont: &Container<'_>) {
+    if let Some(span) = cont.attrs.transparent {
+        if !matches!(cont.input.data, syn::Data::Struct(_)) {
+            cx.error_at(
+                span,
+                "`transparent` reads a struct as its one field; it does not apply to an enum",
             );
         }
     }

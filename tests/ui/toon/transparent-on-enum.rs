@@ -1,0 +1,10 @@
+use toon_core::Toon;
+
+#[derive(Toon)]
+#[serde(transparent)]
+enum Status {
+    Compliant,
+    NonCompliant,
+}
+
+fn main() {}
