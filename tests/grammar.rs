@@ -60,6 +60,14 @@ struct Group {
     members: Vec<String>,
 }
 
+/// An unbounded float, and one between 0 and 1.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Measure {
+    value: f64,
+    #[toon(range(min = 0, max = 1))]
+    share: f64,
+}
+
 /// A tree: recursion through a list.
 #[derive(Debug, Clone, PartialEq, Toon)]
 struct Tree {
@@ -193,6 +201,7 @@ thread_local! {
     static SHAPES: [Checker; 2] = Checker::both::<Shapes>();
     static TREE: [Checker; 2] = Checker::both::<Tree>();
     static NOTE: [Checker; 2] = Checker::both::<Note>();
+    static MEASURE: [Checker; 2] = Checker::both::<Measure>();
 }
 
 proptest! {
@@ -221,6 +230,14 @@ proptest! {
     #[test]
     fn trees_are_admitted(x in tree()) {
         TREE.with(|g| admitted(g, &x))?;
+    }
+
+    #[test]
+    fn floats_are_admitted(
+        value in any::<f64>().prop_filter("finite, below 1e308", |v| v.is_finite() && v.abs() < 1e308),
+        share in prop_oneof![0.0..=1.0f64, Just(5e-324), Just(f64::MIN_POSITIVE / 2.0), Just(1e-7)],
+    ) {
+        MEASURE.with(|g| admitted(g, &Measure { value, share }))?;
     }
 
     #[test]
@@ -418,6 +435,55 @@ fn counts_match_and_bounds_hold() {
     );
     assert_ne!(empty, base.to_toon());
     assert!(lark.accepts(&empty) && gbnf.accepts(&empty), "{empty}");
+}
+
+#[test]
+fn numbers_are_admitted_only_where_they_read_as_the_number() {
+    let [lark, gbnf] = Checker::both::<Measure>();
+    let doc = |value: &str, share: &str| format!("value: {value}\nshare: {share}");
+    for (value, share, expected) in [
+        ("5e-324", "5e-324", (5e-324, 5e-324)),
+        ("-1.5e-7", "1e-7", (-1.5e-7, 1e-7)),
+        ("1e+21", "3e-324", (1e21, 5e-324)),
+        (
+            "9.999999999999999e+307",
+            "1.0",
+            (9.999999999999999e307, 1.0),
+        ),
+        (
+            "-0.0000012345678901234567",
+            "0.5",
+            (-1.2345678901234567e-6, 0.5),
+        ),
+    ] {
+        let text = doc(value, share);
+        assert!(
+            lark.accepts(&text) && gbnf.accepts(&text),
+            "refused:\n{text}"
+        );
+        let m = Measure::from_toon(&text).unwrap();
+        assert_eq!((m.value, m.share), expected);
+    }
+    // Numbers the decoder would read as text (they overflow or underflow f64),
+    // more digits in the exponent form than an f64 holds, and forms the
+    // encoder never writes.
+    for (value, share) in [
+        ("1e-400", "0.5"),
+        ("1e+999", "0.5"),
+        ("2e-324", "0.5"),
+        ("0.5", "1e-400"),
+        ("0.5", "2e-324"),
+        ("9.674952088075918263874448E-3", "0.5"),
+        ("0.5", "9.674952088075918263874448E-3"),
+        ("12e3", "0.5"),
+        ("0.5", "1.5"),
+    ] {
+        let text = doc(value, share);
+        assert!(!lark.accepts(&text), "the Lark grammar admits:\n{text}");
+        assert!(!gbnf.accepts(&text), "the GBNF grammar admits:\n{text}");
+    }
+    // What the grammar now refuses, the decoder refuses or reads otherwise.
+    assert!(Measure::from_toon(&doc("1e-400", "0.5")).is_err());
 }
 
 #[test]

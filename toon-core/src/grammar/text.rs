@@ -198,22 +198,55 @@ pub(crate) fn quoted(min: u32, max: u32) -> Expr {
     seq([lit("\""), repeat(char_, min, Some(max)), lit("\"")])
 }
 
-/// A number as TOON writes one: no leading zeros, an optional fraction and exponent.
-pub(crate) fn number() -> Expr {
+/// A plain decimal as the encoder writes one: no leading zeros, at most 21
+/// whole digits (the encoder switches to the exponent form at 1e21) and 24
+/// fraction digits (a value just above 1e-6, to 17 significant digits, needs 22).
+fn plain_decimal() -> Expr {
     let digit = || class(Class::of(DIGITS));
     seq([
-        opt(lit("-")),
         alt([
             lit("0"),
             seq([class(Class::range('1', '9')), repeat(digit(), 0, Some(20))]),
         ]),
         opt(seq([lit("."), repeat(digit(), 1, Some(24))])),
-        opt(seq([
-            class(Class::of("eE")),
-            opt(class(Class::of("+-"))),
-            repeat(digit(), 1, Some(3)),
-        ])),
     ])
+}
+
+/// The exponent form as the encoder writes it (`1.5e-7`, `1e+21`): one whole
+/// digit, at most 16 fraction digits (17 significant digits hold any `f64`),
+/// and an exponent that keeps the value a finite, non-zero `f64` (`e+1` to
+/// `e+307`; `e-{least}` to `e-323`, and `e-324` for a mantissa of 3 or more),
+/// since the decoder reads a number that overflows or underflows as text.
+fn scientific(least_negative: u128, positive: bool) -> Expr {
+    let digit = || class(Class::of(DIGITS));
+    let fraction = || opt(seq([lit("."), repeat(digit(), 1, Some(16))]));
+    let e = || class(Class::of("eE"));
+    let mut ways = vec![
+        seq([
+            class(Class::range('1', '9')),
+            fraction(),
+            e(),
+            lit("-"),
+            unsigned(least_negative, 323),
+        ]),
+        seq([class(Class::range('3', '9')), fraction(), e(), lit("-324")]),
+    ];
+    if positive {
+        ways.push(seq([
+            class(Class::range('1', '9')),
+            fraction(),
+            e(),
+            opt(lit("+")),
+            unsigned(1, 307),
+        ]));
+    }
+    alt(ways)
+}
+
+/// A number as TOON writes one: an optional sign, then a plain decimal or the
+/// exponent form. Magnitudes of 1e308 and above are left out (see [`scientific`]).
+pub(crate) fn number() -> Expr {
+    seq([opt(lit("-")), alt([plain_decimal(), scientific(1, true)])])
 }
 
 /// The numbers from `lo` to `hi`, both whole and `0 <= lo < hi`, as the encoder
@@ -230,13 +263,7 @@ pub(crate) fn number_between(lo: u128, hi: u128) -> Expr {
         ]),
     ];
     if lo == 0 {
-        ways.push(seq([
-            class(Class::range('1', '9')),
-            opt(fraction()),
-            class(Class::of("eE")),
-            lit("-"),
-            repeat(digit(), 1, Some(3)),
-        ]));
+        ways.push(scientific(7, false));
     }
     alt(ways)
 }
