@@ -13,8 +13,8 @@ use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::{json, Value};
 use toon_core::{
-    decode, from_json_reply, response_format, strict_violations, OutputSchema, ParseErrorKind,
-    SchemaDialect, Toon,
+    decode, from_json_reply, from_json_reply_with_report, response_format, strict_violations,
+    OutputSchema, ParseErrorKind, SchemaDialect, Toon,
 };
 
 fn example_answer() -> Answer {
@@ -323,6 +323,49 @@ fn response_format_in_both_dialects() {
         llama,
         json!({"type": "json_object", "schema": Capital::json_schema()})
     );
+}
+
+/// Prompted JSON, mended where the mistake has one reading, on the typed path:
+/// the value is serde's, the repairs are named with their lines, and what needs
+/// a guess is still refused.
+#[test]
+fn prompted_json_is_mended_safely() {
+    let paris = Capital {
+        country: "France".into(),
+        capital: "Paris".into(),
+    };
+    for (reply, kinds) in [
+        ("{'country': 'France', 'capital': 'Paris'}", vec!["single_quotes"; 4]),
+        ("{country: \"France\", capital: \"Paris\",}", vec!["quoted_key", "quoted_key", "trailing_comma"]),
+        ("```json\n{\n  // asked for\n  \"country\": \"France\",\n  \"capital\": \"Paris\"\n}\n```", vec!["stripped_fence", "stripped_comment", "stripped_fence"]),
+    ] {
+        let (value, repairs) = from_json_reply_with_report::<Capital>(reply).unwrap();
+        assert_eq!(value, paris, "{reply}");
+        let got: Vec<&str> = repairs.iter().map(|r| r.kind.as_str()).collect();
+        assert_eq!(got, kinds, "{reply}");
+    }
+    let (c, repairs) = from_json_reply_with_report::<Capital>(
+        "{\"country\": \"France\",\n\"capital\": \"Paris\nCity\"}",
+    )
+    .unwrap();
+    assert_eq!(c.capital, "Paris\nCity");
+    assert_eq!(
+        (repairs[0].kind, repairs[0].line),
+        (toon_core::RepairKind::EscapedLineBreak, 2)
+    );
+    // After mending, what the data lacks is said, on the reply's own line.
+    let e = from_json_reply::<Capital>("{'country':\n 'France\nand more',\n}").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::MissingField);
+    assert!(e.message().contains("missing field `capital`"), "{e}");
+    assert_eq!(e.line(), Some(4));
+    // A missing comma, a stray word, a cut reply: refused as before.
+    let e = from_json_reply::<Capital>("{'country': 'France' 'capital': 'Paris'}").unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(1)));
+    let e =
+        from_json_reply::<Capital>("{\"country\": France, \"capital\": \"Paris\"}").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax);
+    let e = from_json_reply::<Capital>("{'country': 'France', 'capital': 'Par").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated);
 }
 
 #[test]

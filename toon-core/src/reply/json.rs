@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{truncation_message, ParseError, ParseErrorKind, Repair, RepairKind};
+use super::{json_mend, truncation_message, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 
 /// A reply whose first significant line opens a JSON object, or a JSON array
@@ -36,16 +36,20 @@ pub(crate) fn decode_json(
         .iter()
         .position(|l| !l.trim().is_empty())
         .map_or(1, |i| i + 1);
-    let value = decode_json_as(lines, repairs)?;
+    // Reported first, so that on its line it comes before what was mended.
     repairs.push(Repair::new(
         RepairKind::ReadJson,
         first_line,
         "reply was JSON",
     ));
-    Ok(value)
+    decode_json_as(lines, repairs)
 }
 
-/// Reads the first JSON value in the text as `T`; prose after it is dropped and reported.
+/// Reads the first JSON value in the text as `T`; prose after it is dropped and
+/// reported. JSON that does not parse is mended where the mistake has one
+/// reading (`json_mend`), each mend reported; where the mended text does not
+/// read either, its error is reported at the reply's line, except that a reply
+/// whose mended text ends early keeps its own error (a cut reply stays `Truncated`).
 pub(crate) fn decode_json_as<T: DeserializeOwned>(
     lines: &[String],
     repairs: &mut Vec<Repair>,
@@ -54,31 +58,72 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     // token limit it would read as a raw control character instead of the cut.
     let joined = lines.join("\n");
     let text = joined.trim_end();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
-    match stream.next() {
-        Some(Ok(value)) => {
-            let end = stream.byte_offset();
-            let rest = &text[end..];
-            if !rest.trim().is_empty() {
-                let after = text[..end + (rest.len() - rest.trim_start().len())]
-                    .matches('\n')
-                    .count()
-                    + 1;
-                repairs.push(Repair::new(
-                    RepairKind::StrippedProse,
-                    after,
-                    "prose after the JSON value",
-                ));
+    let error = match first_value::<T>(text) {
+        Ok(Some((value, end))) => {
+            prose_after(text, end, repairs);
+            return Ok(value);
+        }
+        Ok(None) => return Err(ParseError::empty()),
+        Err(e) => e,
+    };
+    let Some(mended) = json_mend::mend(text) else {
+        return Err(json_error(&error, text, error.line()));
+    };
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    match first_value::<T>(&mended.text) {
+        Ok(Some((value, end))) => {
+            for &(kind, offset, what) in &mended.fixes {
+                repairs.push(Repair::new(kind, line_of(offset), what));
+            }
+            prose_after(&mended.text, end, repairs);
+            if let Some(r) = repairs
+                .last_mut()
+                .filter(|r| r.kind == RepairKind::StrippedProse)
+            {
+                // The prose's line, counted in the reply rather than the mended text.
+                r.line = mended.original_line(r.line, 1);
             }
             Ok(value)
         }
-        Some(Err(e)) => Err(json_error(&e, text)),
-        None => Err(ParseError::empty()),
+        // What the mended text says is wrong is what is left to say, except
+        // that a cut reply is named by its own error.
+        Err(e) if e.classify() != serde_json::error::Category::Eof => Err(json_error(
+            &e,
+            &mended.text,
+            mended.original_line(e.line(), e.column()),
+        )),
+        _ => Err(json_error(&error, text, error.line())),
     }
 }
 
-/// `serde_json`'s error in the reply decoder's terms.
-fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
+/// The first JSON value in `text` and the offset after it; `None` for no value.
+fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, serde_json::Error> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
+    match stream.next() {
+        Some(Ok(value)) => Ok(Some((value, stream.byte_offset()))),
+        Some(Err(e)) => Err(e),
+        None => Ok(None),
+    }
+}
+
+/// Reports prose after the JSON value that ends at `end`.
+fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) {
+    let rest = &text[end..];
+    if !rest.trim().is_empty() {
+        let after = text[..end + (rest.len() - rest.trim_start().len())]
+            .matches('\n')
+            .count()
+            + 1;
+        repairs.push(Repair::new(
+            RepairKind::StrippedProse,
+            after,
+            "prose after the JSON value",
+        ));
+    }
+}
+
+/// `serde_json`'s error in the reply decoder's terms, on `line` of the reply.
+fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
     use serde_json::error::Category;
     // A reply that ends inside a string or an open bracket was cut off, whatever
     // serde_json tripped on first: servers whose grammar lets raw line breaks into
@@ -95,7 +140,7 @@ fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
             let message =
                 truncation_message(&units, units.len() + 1, &format!("JSON ends early: {e}"));
             return ParseError::truncated(
-                Some(e.line()),
+                Some(line),
                 message,
                 format!("the JSON value is never closed ({e})"),
             );
@@ -113,7 +158,7 @@ fn json_error(e: &serde_json::Error, text: &str) -> ParseError {
             format!("the reply is not valid JSON: {e}"),
         ),
     };
-    ParseError::new(kind, Some(e.line()), message)
+    ParseError::new(kind, Some(line), message)
 }
 
 /// Does the text end inside a string or with a bracket still open? Read

@@ -4,6 +4,7 @@
 mod error;
 mod finish;
 mod json;
+mod json_mend;
 pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;

@@ -47,6 +47,18 @@ pub enum RepairKind {
     IgnoredKey,
     /// A single value where the type wants a list was read as a list of one.
     WrappedInList,
+    /// JSON: a comma before a closing `}` or `]` was dropped.
+    TrailingComma,
+    /// JSON: a `//` or `/* */` comment was dropped.
+    StrippedComment,
+    /// JSON: Python's `True`, `False` or `None` was read as `true`, `false` or `null`.
+    PythonLiteral,
+    /// JSON: a single-quoted string or key was read as the same text in double quotes.
+    SingleQuotes,
+    /// JSON: an unquoted key was read as the same key quoted.
+    QuotedKey,
+    /// JSON: a raw line break inside a string was read as the line break it is.
+    EscapedLineBreak,
 }
 
 impl RepairKind {
@@ -71,6 +83,12 @@ impl RepairKind {
             RepairKind::CompletedHeader => "completed_header",
             RepairKind::IgnoredKey => "ignored_key",
             RepairKind::WrappedInList => "wrapped_in_list",
+            RepairKind::TrailingComma => "trailing_comma",
+            RepairKind::StrippedComment => "stripped_comment",
+            RepairKind::PythonLiteral => "python_literal",
+            RepairKind::SingleQuotes => "single_quotes",
+            RepairKind::QuotedKey => "quoted_key",
+            RepairKind::EscapedLineBreak => "escaped_line_break",
         }
     }
 }

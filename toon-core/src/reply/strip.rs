@@ -93,7 +93,11 @@ pub(crate) fn strip(
     strip_tool_calls(&mut lines, repairs);
     if !strip_fences(&mut lines, repairs) {
         strip_leading_prose(&mut lines, repairs, guide);
-        strip_trailing_prose(&mut lines, repairs, guide);
+        // After a JSON value the JSON reader finds where it ends; a line of a
+        // string with raw line breaks (`Second paragraph."}`) is not prose.
+        if !super::json::looks_like_json(&lines) {
+            strip_trailing_prose(&mut lines, repairs, guide);
+        }
     }
     Ok(lines)
 }

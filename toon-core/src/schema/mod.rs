@@ -114,9 +114,15 @@ pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
 /// Reads a JSON reply into any `serde` type: fences, reasoning blocks and
 /// surrounding prose are stripped, then `serde_json` reads the first JSON value.
 ///
+/// JSON that does not parse is mended, and each mend reported, only where the
+/// mistake has one reading: trailing commas, `//` and `/* */` comments, Python's
+/// `True`/`False`/`None`, single-quoted strings and keys, unquoted keys, raw line
+/// breaks inside strings (see [`RepairKind`](crate::RepairKind)); values survive
+/// byte for byte. An unclosed structure, a missing comma or a stray word is refused.
+///
 /// A reply cut off at the token limit is [`Truncated`](crate::ParseErrorKind::Truncated),
 /// by name; a missing field is `MissingField`, a wrong value `InvalidValue`,
-/// each with the line `serde_json` reports.
+/// each with the line of the reply it stands on.
 ///
 /// ```
 /// #[derive(serde::Deserialize, Debug)]
