@@ -134,7 +134,9 @@ pub use schema_derive::OutputSchema;
 /// refused are `flatten`, `untagged`, `content`, `with`, `deserialize_with`,
 /// `from`, `try_from`, `remote`, the identifier enums, `other` and skipped
 /// variants. `#[toon(..)]` takes the same keys in the same places, plus `crate`,
-/// `max_len`, `max_items`, `range`, `length` and `pattern`; a key in the wrong
+/// `max_len`, `max_items`, `range`, `length`, `pattern` and `delimited` (a
+/// `String` field written after the TOON lines between `<name>` and `</name>`,
+/// see the README); a key in the wrong
 /// place is an error saying where it belongs. Doc comments, including
 /// `#[doc = include_str!(..)]` and `#[doc = concat!(..)]`, become descriptions.
 #[cfg(feature = "derive")]

@@ -52,6 +52,7 @@ impl Place {
                 "pattern",
                 "max_len",
                 "max_items",
+                "delimited",
             ],
             Place::Variant => &["rename", "alias", "rename_all"],
         }
@@ -108,6 +109,8 @@ pub struct FieldAttrs {
     /// The grammar's bounds: `max_len = N` (text), `max_items = N` (lists).
     pub max_len: Option<u32>,
     pub max_items: Option<u32>,
+    /// `delimited`: written after the TOON lines between `<key>` and `</key>`.
+    pub delimited: Option<Span>,
     pub range: Option<Bounds<f64>>,
     pub length: Option<Bounds<u32>>,
     pub pattern: Option<(String, Span)>,
@@ -376,6 +379,8 @@ impl FieldAttrs {
                 "max_items" if family == Family::Toon => {
                     out.max_items = Some(grammar_bound(meta, key)?)
                 }
+                // #[toon(delimited)]: prose between `<answer>` and `</answer>`.
+                "delimited" if family == Family::Toon => out.delimited = Some(key_span(meta)),
                 _ => return Ok(false),
             }
             Ok(true)

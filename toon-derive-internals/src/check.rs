@@ -14,6 +14,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     struct_variants_are_tagged(cx, cont, derive);
     field_types(cx, cont, derive);
     constraints_fit_types(cx, cont);
+    delimited_fields_are_text(cx, cont);
     owned_values(cx, cont, derive);
     tag_on_enums(cx, cont);
     default_on_named_structs(cx, cont);
@@ -243,6 +244,30 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>) {
             if let Err(e) = regex_lite::Regex::new(pattern) {
                 cx.error_at(*span, format!("the pattern does not compile: {e}"));
             }
+        }
+    }
+}
+
+/// A delimited field is prose between tags: a `String` of a struct, read and
+/// written whole.
+fn delimited_fields_are_text(cx: &Ctxt, cont: &Container<'_>) {
+    let in_struct = matches!(cont.body, Body::Struct(_));
+    for f in all_fields(cont) {
+        let Some(span) = f.attrs.delimited else {
+            continue;
+        };
+        if !in_struct {
+            cx.error_at(
+                span,
+                "`delimited` applies to a field of a struct; a variant's fields are TOON lines",
+            );
+        } else if !matches!(f.ty, Type::Path(p) if p.path.is_ident("String")) {
+            cx.error_at(span, "`delimited` takes a `String` field: the prose between the tags is text, as written");
+        } else if f.attrs.skip {
+            cx.error_at(
+                span,
+                "a skipped field is not written: `delimited` does not apply",
+            );
         }
     }
 }

@@ -16,6 +16,7 @@ pub fn field_shapes<'a>(
         let (wire, doc, ty, default) = (&f.wire, &f.doc, f.ty, f.has_default());
         let max_len = option_u32(f.attrs.max_len);
         let max_items = option_u32(f.attrs.max_items);
+        let delimited = f.attrs.delimited.is_some();
         let constraints = constraints_expr(&f.constraints);
         quote_spanned! {ty.span()=>
             __toon::__private::FieldShape {
@@ -25,6 +26,7 @@ pub fn field_shapes<'a>(
                 optional: #default || <#ty as #describe>::__optional(),
                 max_len: #max_len,
                 max_items: #max_items,
+                delimited: #delimited,
                 constraints: #constraints,
             }
         }

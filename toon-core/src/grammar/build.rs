@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::ir::{alt, lit, repeat, seq, Expr, Grammar};
+use super::ir::{alt, class, lit, repeat, seq, Expr, Grammar};
 use super::text;
 use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, needs_quotes, quote};
@@ -182,6 +182,7 @@ impl Builder {
 
     fn document(&mut self, shape: &Shape) -> Expr {
         match shape.resolve() {
+            Shape::Struct(s) if s.fields.iter().any(|f| f.delimited) => self.with_prose(&s),
             Shape::Struct(s) => self.struct_body(&s, 0),
             Shape::Tagged(t) => self.tagged_body(&t, 0),
             Shape::Map(value) => self.entries(&value, 0, Bounds::default()),
@@ -199,6 +200,51 @@ impl Builder {
             }
             other => self.primitive(&other, Bounds::default()),
         }
+    }
+
+    /// A root struct with delimited fields: its TOON lines, then each
+    /// delimited field between its tags, as `to_toon` writes them.
+    fn with_prose(&mut self, s: &StructShape) -> Expr {
+        let (prose, lines): (Vec<FieldShape>, Vec<FieldShape>) =
+            s.fields.iter().cloned().partition(|f| f.delimited);
+        let lead = !lines.is_empty();
+        let mut parts = vec![self.struct_body(
+            &StructShape {
+                fields: lines,
+                ..s.clone()
+            },
+            0,
+        )];
+        for (i, f) in prose.iter().enumerate() {
+            let newline = if i == 0 && !lead { "" } else { "\n" };
+            parts.push(lit(format!("{newline}<{}>\n", f.name)));
+            parts.push(self.prose(Bounds::of(f).max_len));
+            parts.push(lit(format!("</{}>", f.name)));
+        }
+        seq(parts)
+    }
+
+    /// Up to `max` characters of prose and the line break before the closing
+    /// tag: any line, no control character, and no `<`, so that the prose
+    /// cannot close its block early (the decoder reads a `<` as written; the
+    /// grammar leaves it out). GBNF holds `max` exactly; Lark, which counts
+    /// the line break, admits one character more.
+    fn prose(&mut self, max: u32) -> Expr {
+        self.rule(format!("prose-{max}"), |_| {
+            let char_ = super::ir::Class {
+                ranges: vec![('\0', '\t'), ('\u{b}', '\u{1f}'), ('<', '<')],
+                negated: true,
+            };
+            Expr::Bounded {
+                inner: Box::new(seq([
+                    repeat(class(char_), 0, None),
+                    class(super::ir::Class::of("\n")),
+                ])),
+                min: 1,
+                max: max + 2,
+                pattern: None,
+            }
+        })
     }
 
     /// The rule for the object of the derived type `name` at `depth`, built

@@ -3,6 +3,7 @@
 
 mod constrain;
 mod context;
+mod delimited;
 mod guide;
 mod impls;
 mod parser;
@@ -90,11 +91,24 @@ pub trait Toon: Sized {
         completion: &str,
         options: &ReplyOptions,
     ) -> Result<Reply<Self>, ParseError> {
-        let guide = guide::TypeGuide::new(Self::__shape());
+        let shape = Self::__shape();
+        // Delimited prose fields are cut out first; the rest is read as TOON.
+        let prose_names = delimited::names(&shape);
+        let (completion, mut prose) = if prose_names.is_empty() {
+            (std::borrow::Cow::Borrowed(completion), Vec::new())
+        } else {
+            let (toon, prose) =
+                delimited::split(completion, &prose_names, options.finish_reason)
+                    .map_err(|e| e.in_format("TOON, exactly as the instructions show"))?;
+            (std::borrow::Cow::Owned(toon), prose)
+        };
+        let completion = completion.as_ref();
+        let guide = guide::TypeGuide::new(shape);
         let mut short_rows = Vec::new();
         let mut read = || {
-            let decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
+            let mut decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
             short_rows = decoded.short_rows;
+            delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
             let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
             let mut result = Self::__from_node(decoded.value, &mut cx);
             if result.is_err() || cx.has_unplaced() {
@@ -128,9 +142,14 @@ pub trait Toon: Sized {
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
-    /// `T::from_toon(&x.to_toon())` gives back `x`.
+    /// `T::from_toon(&x.to_toon())` gives back `x`. Delimited fields
+    /// (`#[toon(delimited)]`) follow the TOON lines, each between its tags.
     fn to_toon(&self) -> String {
-        encode(&self.__to_value(), &Default::default())
+        let names = delimited::names(&Self::__shape());
+        if names.is_empty() {
+            return encode(&self.__to_value(), &Default::default());
+        }
+        delimited::write(&names, self.__to_value())
     }
 
     /// The skeleton of the type's TOON form: one line per key, every array shown

@@ -83,6 +83,23 @@ impl Out {
         }
     }
 
+    /// A delimited field of the root: its block after the TOON lines.
+    fn delimited(&mut self, f: &FieldShape) {
+        self.comment(
+            0,
+            &join_doc(
+                f.doc,
+                &format!(
+                    "After the lines above, between <{0}> and </{0}>: as many lines as needed, as plain text, no quoting.",
+                    f.name
+                ),
+            ),
+        );
+        self.lines.push(format!("<{}>", f.name));
+        self.lines.push(placeholder_with(&f.shape, &f.constraints));
+        self.lines.push(format!("</{}>", f.name));
+    }
+
     fn fields(&mut self, fields: &[FieldShape], depth: usize) {
         for f in fields {
             self.field(f, depth);
@@ -285,7 +302,12 @@ fn render(shape: &Shape, comments: bool) -> Vec<String> {
         Shape::Struct(s) => {
             out.stack.push(s.name);
             out.comment(0, s.doc);
-            out.fields(&s.fields, 0);
+            let (prose, lines): (Vec<FieldShape>, Vec<FieldShape>) =
+                s.fields.into_iter().partition(|f| f.delimited);
+            out.fields(&lines, 0);
+            for f in &prose {
+                out.delimited(f);
+            }
         }
         Shape::Tagged(t) => {
             out.stack.push(t.name);

@@ -68,6 +68,9 @@ pub struct FieldShape {
     pub max_len: Option<u32>,
     /// `#[toon(max_items = N)]`: the most items a grammar admits for the field's list or map.
     pub max_items: Option<u32>,
+    /// `#[toon(delimited)]`: a text field of the reply's root struct written
+    /// after the TOON lines, between `<name>` and `</name>`, as it is.
+    pub delimited: bool,
     /// What the field's values must be (`range`, `length`, `pattern`).
     pub constraints: Constraints,
 }

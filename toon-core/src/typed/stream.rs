@@ -53,6 +53,14 @@ pub enum Event {
         /// Its value.
         value: Value,
     },
+    /// Text of a delimited prose field (`#[toon(delimited)]`), as it arrives:
+    /// the deltas of one field, joined, are its final value.
+    Text {
+        /// The field's key.
+        key: String,
+        /// The text since the previous event of this field.
+        delta: String,
+    },
     /// One element of a top-level array: a table row, a list item or an inline value.
     Item {
         /// The array's key.
@@ -72,9 +80,10 @@ impl Event {
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
         let value = match self {
-            Event::Field { value, .. } | Event::Item { value, .. } => value,
+            Event::Field { value, .. } | Event::Item { value, .. } => value.clone(),
+            Event::Text { delta, .. } => Value::String(delta.clone()),
         };
-        E::__from_node(Node::from(value.clone()), &mut Cx::default())
+        E::__from_node(Node::from(value), &mut Cx::default())
     }
 }
 
@@ -142,7 +151,20 @@ pub struct ToonStream<T> {
     options: ReplyOptions,
     /// Keep the text for `finish`; an events-only stream drops decided lines.
     keep_text: bool,
+    /// The root's delimited prose fields, and the block being streamed.
+    prose_names: Vec<&'static str>,
+    prose: Option<ProseBlock>,
     _type: PhantomData<fn() -> T>,
+}
+
+/// A delimited block being streamed.
+#[derive(Debug)]
+struct ProseBlock {
+    key: &'static str,
+    /// Whether any text was emitted (the line breaks after the opening tag are not text).
+    started: bool,
+    /// Line breaks held back: text only if more text follows before the closing tag.
+    held: String,
 }
 
 impl<T: Toon> Default for ToonStream<T> {
@@ -167,6 +189,8 @@ impl<T: Toon> ToonStream<T> {
             guide: TypeGuide::new(T::__shape()),
             options,
             keep_text: true,
+            prose_names: super::delimited::names(&T::__shape()),
+            prose: None,
             _type: PhantomData,
         }
     }
@@ -175,7 +199,19 @@ impl<T: Toon> ToonStream<T> {
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         self.text.push_str(chunk);
         let mut events = Vec::new();
-        while let Some(end) = self.text[self.scanned..].find('\n') {
+        loop {
+            if self.prose.is_some() {
+                if self.prose_text(&mut events) {
+                    continue;
+                }
+                break;
+            }
+            if self.prose_opens(&mut events) {
+                continue;
+            }
+            let Some(end) = self.text[self.scanned..].find('\n') else {
+                break;
+            };
             let line_end = self.scanned + end;
             let line = self.text[self.scanned..line_end]
                 .trim_end_matches('\r')
@@ -225,6 +261,78 @@ impl<T: Toon> ToonStream<T> {
     ) -> Result<Reply<T>, ParseError> {
         self.options.finish_reason = finish_reason;
         self.finish()
+    }
+
+    /// A delimited field's opening tag at the start of the next line: the
+    /// block opens, and its text streams from right after the tag.
+    fn prose_opens(&mut self, events: &mut Vec<Event>) -> bool {
+        if matches!(self.phase, Phase::Thinking | Phase::After) || self.prose_names.is_empty() {
+            return false;
+        }
+        // Only the next line: the lines after it are not read yet.
+        let rest = &self.text[self.scanned..];
+        let first = rest.find('\n').map_or(rest, |end| &rest[..end]);
+        let Some((key, body)) = self
+            .prose_names
+            .iter()
+            .find_map(|name| super::delimited::opening(first, name).map(|(_, body)| (*name, body)))
+        else {
+            return false;
+        };
+        self.close_block(events);
+        self.block = Block::Opaque;
+        self.scanned += body;
+        self.prose = Some(ProseBlock {
+            key,
+            started: false,
+            held: String::new(),
+        });
+        true
+    }
+
+    /// Emits the open block's text that has arrived; `true` once its closing tag came.
+    fn prose_text(&mut self, events: &mut Vec<Event>) -> bool {
+        let Some(block) = &mut self.prose else {
+            return false;
+        };
+        let close = format!("</{}>", block.key);
+        let rest = &self.text[self.scanned..];
+        let (body, closed) = match rest.find(&close) {
+            Some(at) => (&rest[..at], true),
+            // Hold back what may be the start of the closing tag.
+            None => {
+                let keep = (1..close.len().min(rest.len() + 1))
+                    .rev()
+                    .find(|&n| rest.ends_with(&close[..n]))
+                    .unwrap_or(0);
+                (&rest[..rest.len() - keep], false)
+            }
+        };
+        let mut delta = std::mem::take(&mut block.held);
+        delta.push_str(if block.started {
+            body
+        } else {
+            body.trim_start_matches(['\n', '\r'])
+        });
+        // Line breaks at the end are text only if text follows them.
+        let text_len = delta.trim_end_matches(['\n', '\r']).len();
+        if !closed {
+            block.held = delta[text_len..].to_owned();
+        }
+        delta.truncate(text_len);
+        if !delta.is_empty() {
+            block.started = true;
+            events.push(Event::Text {
+                key: block.key.to_owned(),
+                delta,
+            });
+        }
+        self.scanned += body.len();
+        if closed {
+            self.scanned += close.len();
+            self.prose = None;
+        }
+        closed
     }
 
     fn line(&mut self, line: &str, events: &mut Vec<Event>) {

@@ -1,0 +1,195 @@
+//! Delimited prose fields (`#[toon(delimited)]`): written after the TOON lines
+//! between `<name>` and `</name>`, read verbatim, streamed as text, carried by
+//! the prompt, the grammar and the schema.
+
+mod common;
+
+use common::grammar::Checker;
+use serde_json::json;
+use toon_core::{
+    FinishReason, GrammarSyntax, OutputSchema, ParseErrorKind, ReplyOptions, StreamEvent, Toon,
+    ToonStream,
+};
+
+/// An answer from the sources, in the shape of seed 003's: flat, with one long
+/// prose field.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema, serde::Deserialize)]
+struct Sourced {
+    /// Whether the sources answer the question.
+    found: bool,
+    /// Ids of the sources the answer uses.
+    citations: Vec<u32>,
+    /// What the reader should be careful about, if anything.
+    caveats: Option<String>,
+    /// The answer, in plain prose.
+    #[toon(delimited, max_len = 400)]
+    answer: String,
+}
+
+fn sourced(answer: &str) -> Sourced {
+    Sourced {
+        found: true,
+        citations: vec![2, 5],
+        caveats: None,
+        answer: answer.into(),
+    }
+}
+
+/// Prose that would break a TOON or JSON value.
+const HARD: &[&str] = &[
+    "She said \"no\", twice: once in 2019, once in 2021.",
+    "Line one.\n\nLine three, after a blank line.",
+    "# not a comment\ncitations[2]: 9,9\nfound: false",
+    "It ends with </other> and <b>bold</b> text.",
+    "A \\ backslash, a tab\tand unicode: café, 東京.",
+    "- a list\n- that looks like TOON\n  indented: yes",
+];
+
+#[test]
+fn the_prompt_shows_the_block_after_the_lines() {
+    insta::assert_snapshot!("sourced_prompt", Sourced::toon_prompt());
+    assert_eq!(
+        Sourced::toon_header(),
+        "found: <true|false>\ncitations[N]: <integer>,<integer>\ncaveats: <text> or null\n<answer>\n<text>\n</answer>"
+    );
+}
+
+#[test]
+fn to_toon_writes_the_block_and_from_toon_reads_it_back() {
+    let x = sourced("Paris, \"the city of light\".");
+    assert_eq!(
+        x.to_toon(),
+        "found: true\ncitations[2]: 2,5\ncaveats: null\n<answer>\nParis, \"the city of light\".\n</answer>"
+    );
+    for text in HARD {
+        let x = sourced(text);
+        assert_eq!(Sourced::from_toon(&x.to_toon()).unwrap(), x, "{text}");
+    }
+}
+
+#[test]
+fn prose_is_read_verbatim_from_replies() {
+    for text in HARD {
+        for reply in [
+            format!("found: true\ncitations[2]: 2,5\n<answer>\n{text}\n</answer>"),
+            format!("found: true\ncitations[2]: 2,5\n\n<answer>{text}</answer>\n"),
+            format!("```toon\nfound: true\ncitations[2]: 2,5\n<answer>\n{text}\n</answer>\n```"),
+            format!("Here is my answer.\nfound: true\ncitations[2]: 2,5\n  <answer>\n\n{text}\n\n</answer>"),
+        ] {
+            let got = Sourced::from_toon(&reply).unwrap_or_else(|e| panic!("{e}\n{reply}"));
+            assert_eq!(got.answer, *text, "{reply}");
+            assert_eq!((got.found, got.citations.as_slice()), (true, &[2, 5][..]));
+        }
+    }
+}
+
+#[test]
+fn an_unclosed_or_missing_block_is_refused_by_name() {
+    let cut = "found: true\ncitations[1]: 2\n<answer>\nParis is the";
+    let e = Sourced::from_toon(cut).unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Truncated, Some(4)));
+    let stopped = Sourced::from_toon_with_options(
+        cut,
+        &ReplyOptions {
+            finish_reason: FinishReason::Stop,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        (stopped.kind(), stopped.line()),
+        (ParseErrorKind::Syntax, Some(3))
+    );
+    assert!(stopped.to_string().contains("</answer>"), "{stopped}");
+    let missing = Sourced::from_toon("found: true\ncitations[1]: 2").unwrap_err();
+    assert_eq!(missing.kind(), ParseErrorKind::MissingField);
+    let twice =
+        Sourced::from_toon("found: true\ncitations[0]:\nanswer: Paris\n<answer>\nParis\n</answer>")
+            .unwrap_err();
+    assert_eq!(twice.kind(), ParseErrorKind::InvalidValue);
+    // Written as an ordinary TOON line instead, it reads as the field.
+    assert_eq!(
+        Sourced::from_toon("found: true\ncitations[0]:\nanswer: Paris")
+            .unwrap()
+            .answer,
+        "Paris"
+    );
+}
+
+#[test]
+fn the_stream_emits_the_prose_as_it_arrives() {
+    let x = sourced(HARD[1]);
+    let reply = format!("{}\n", x.to_toon());
+    for size in [1, 2, 3, 7, 64] {
+        let mut stream = ToonStream::<Sourced>::new();
+        let mut text = String::new();
+        let mut fields = Vec::new();
+        let mut deltas = 0;
+        let chars: Vec<char> = reply.chars().collect();
+        for chunk in chars.chunks(size) {
+            let chunk: String = chunk.iter().collect();
+            for e in stream.push(&chunk) {
+                match e {
+                    StreamEvent::Text { key, delta } => {
+                        assert_eq!(key, "answer");
+                        text.push_str(&delta);
+                        deltas += 1;
+                    }
+                    StreamEvent::Field { key, .. } | StreamEvent::Item { key, .. } => {
+                        fields.push(key)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        stream.end();
+        assert_eq!(text, x.answer, "chunk size {size}");
+        if size == 1 {
+            // Before the block closed, its first line had already arrived.
+            assert!(deltas > 1, "{deltas} deltas");
+        }
+        assert!(fields.contains(&"found".to_owned()), "{fields:?}");
+        assert_eq!(stream.finish().unwrap().value, x);
+    }
+}
+
+#[test]
+fn the_grammar_admits_the_block_and_only_the_block() {
+    let [lark, gbnf] = Checker::both::<Sourced>();
+    for text in HARD
+        .iter()
+        .filter(|t| !t.contains('<') && !t.contains('\t'))
+    {
+        let doc = sourced(text).to_toon();
+        assert!(lark.accepts(&doc), "Lark refuses:\n{doc}");
+        assert!(gbnf.accepts(&doc), "GBNF refuses:\n{doc}");
+        assert_eq!(Sourced::from_toon(&doc).unwrap().answer, *text);
+    }
+    let good = sourced("Paris.").to_toon();
+    for bad in [
+        good.replace("</answer>", ""),
+        good.replace("Paris.", "Paris </answer> more"),
+        good.replace("<answer>\n", "<answer>"),
+        good.replace("\n<answer>\nParis.\n</answer>", ""),
+    ] {
+        assert!(
+            !lark.accepts(&bad) && !gbnf.accepts(&bad),
+            "admitted:\n{bad}"
+        );
+    }
+    // max_len = 400: GBNF holds it exactly, Lark (counting the line break) to one more.
+    let long = |n: usize| good.replace("Paris.", &"x".repeat(n));
+    assert!(lark.accepts(&long(400)) && gbnf.accepts(&long(400)));
+    assert!(!gbnf.accepts(&long(401)) && !lark.accepts(&long(402)));
+    insta::assert_snapshot!("sourced_gbnf", Sourced::toon_grammar(GrammarSyntax::Gbnf));
+}
+
+#[test]
+fn the_schema_holds_an_ordinary_string() {
+    let schema = Sourced::json_schema();
+    assert_eq!(schema["properties"]["answer"]["type"], "string");
+    let json = json!({"found": true, "citations": [1], "caveats": null, "answer": "Two\nlines, \"quoted\"."});
+    assert!(jsonschema::validator_for(&schema).unwrap().is_valid(&json));
+    let x: Sourced = toon_core::from_json_reply(&json.to_string()).unwrap();
+    assert_eq!(x.answer, "Two\nlines, \"quoted\".");
+}

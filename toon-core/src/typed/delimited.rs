@@ -1,0 +1,187 @@
+//! Delimited prose fields (`#[toon(delimited)]`): a text field of the reply's
+//! root struct that the model writes after the TOON lines, between `<name>` and
+//! `</name>`, in as many lines as it likes, with no quoting or escaping. Prose
+//! then cannot break the document on a quote or a comma, and streams as it is
+//! written.
+//!
+//! The text is taken verbatim between the tags, without the line breaks right
+//! inside them; the rest of the reply is read as TOON. A block that is never
+//! closed is `Truncated` by the rules of the rest of the reply (a reply the
+//! server says it ended normally is a syntax error instead).
+
+use serde_json::Value;
+
+use super::Shape;
+use crate::node::{Node, Scalar};
+use crate::{encode, FinishReason, ParseError, ParseErrorKind};
+
+/// The delimited fields of `shape`, when it is a struct (the reply's root), in
+/// declaration order.
+pub(crate) fn names(shape: &Shape) -> Vec<&'static str> {
+    match shape.resolve() {
+        Shape::Struct(s) => s
+            .fields
+            .iter()
+            .filter(|f| f.delimited)
+            .map(|f| f.name)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The text of one field's block.
+pub(crate) struct Prose {
+    pub name: &'static str,
+    pub text: String,
+}
+
+/// The line breaks right inside a block's tags are not the text's.
+pub(crate) fn trim_breaks(text: &str) -> &str {
+    text.trim_matches(['\n', '\r'])
+}
+
+/// Where `<name>` opens a block in `text`: at the start of a line (after
+/// spaces), the offset of the line and the offset after the tag.
+pub(crate) fn opening(text: &str, name: &str) -> Option<(usize, usize)> {
+    let tag = format!("<{name}>");
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_start_matches([' ', '\t']);
+        if content.starts_with(&tag) {
+            let at = start + (line.len() - content.len());
+            return Some((start, at + tag.len()));
+        }
+        start += line.len();
+    }
+    None
+}
+
+/// The completion with each delimited block blanked (its line breaks kept, so
+/// every line keeps its number), and the blocks' texts.
+pub(crate) fn split(
+    completion: &str,
+    names: &[&'static str],
+    finish: FinishReason,
+) -> Result<(String, Vec<Prose>), ParseError> {
+    let mut toon = completion.to_owned();
+    let mut prose = Vec::new();
+    for &name in names {
+        let Some((line_start, body)) = opening(&toon, name) else {
+            continue;
+        };
+        let close = format!("</{name}>");
+        let Some(len) = toon[body..].find(&close) else {
+            return Err(unclosed(completion, &toon[..line_start], name, finish));
+        };
+        let end = body + len;
+        prose.push(Prose {
+            name,
+            text: trim_breaks(&toon[body..end]).to_owned(),
+        });
+        let breaks = "\n".repeat(toon[line_start..end].matches('\n').count());
+        toon.replace_range(line_start..end + close.len(), &breaks);
+    }
+    Ok((toon, prose))
+}
+
+/// A block whose closing tag never came.
+fn unclosed(completion: &str, before: &str, name: &str, finish: FinishReason) -> ParseError {
+    let line = before.matches('\n').count() + 1;
+    let what = format!("the `<{name}>` block opened on line {line} is never closed");
+    if finish == FinishReason::Stop {
+        return ParseError::new(
+            ParseErrorKind::Syntax,
+            Some(line),
+            format!("{what}; write `</{name}>` after its text"),
+        );
+    }
+    ParseError::truncated(
+        Some(completion.lines().count().max(1)),
+        format!("the reply stops inside the `<{name}>` block: it was probably cut off by the token limit; raise max_tokens"),
+        what,
+    )
+}
+
+/// Puts each block's text into the root object the TOON lines decoded to.
+pub(crate) fn insert(node: &mut Node<'_>, prose: Vec<Prose>) -> Result<(), ParseError> {
+    let Node::Object(map) = node else {
+        return Ok(()); // not a struct's object: the type refuses it as it stands
+    };
+    for p in prose {
+        if map.contains_key(p.name) {
+            return Err(ParseError::new(
+                ParseErrorKind::InvalidValue,
+                None,
+                format!(
+                    "`{0}` is written twice: as a TOON line and between `<{0}>` and `</{0}>`; write it once, between the tags",
+                    p.name
+                ),
+            ));
+        }
+        map.insert(p.name.to_owned(), Node::Scalar(Scalar::String(p.text)));
+    }
+    Ok(())
+}
+
+/// `value` as TOON, each delimited field after the TOON lines between its tags.
+pub(crate) fn write(names: &[&'static str], mut value: Value) -> String {
+    let mut blocks = String::new();
+    if let Value::Object(map) = &mut value {
+        for name in names {
+            if let Some(Value::String(text)) = map.shift_remove(*name) {
+                blocks.push_str(&format!("\n<{name}>\n{text}\n</{name}>"));
+            }
+        }
+    }
+    let toon = encode(&value, &Default::default());
+    if toon.is_empty() {
+        blocks.trim_start_matches('\n').to_owned()
+    } else {
+        toon + &blocks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_cut_out_with_their_lines_kept() {
+        let reply =
+            "found: true\n<answer>\nLine one, \"quoted\": yes.\n\n# not a comment\n</answer>\n";
+        let (toon, prose) = split(reply, &["answer"], FinishReason::Unknown).unwrap();
+        assert_eq!(toon, "found: true\n\n\n\n\n\n");
+        assert_eq!(
+            prose[0].text,
+            "Line one, \"quoted\": yes.\n\n# not a comment"
+        );
+        // On one line, and indented.
+        let (toon, prose) = split(
+            "a: 1\n  <answer>Short.</answer>",
+            &["answer"],
+            FinishReason::Unknown,
+        )
+        .unwrap();
+        assert_eq!(
+            (toon.as_str(), prose[0].text.as_str()),
+            ("a: 1\n", "Short.")
+        );
+    }
+
+    #[test]
+    fn an_unclosed_block_is_cut_or_a_mistake_by_the_finish_reason() {
+        let reply = "a: 1\n<answer>\nThe text runs";
+        let cut = split(reply, &["answer"], FinishReason::Unknown)
+            .err()
+            .unwrap();
+        assert_eq!(
+            (cut.kind(), cut.line()),
+            (ParseErrorKind::Truncated, Some(3))
+        );
+        let stop = split(reply, &["answer"], FinishReason::Stop).err().unwrap();
+        assert_eq!(
+            (stop.kind(), stop.line()),
+            (ParseErrorKind::Syntax, Some(2))
+        );
+    }
+}
