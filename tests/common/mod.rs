@@ -4,6 +4,7 @@
 pub mod alloc;
 pub mod corpus;
 pub mod grammar;
+pub mod server;
 pub mod strategies;
 pub mod types;
 

@@ -1,0 +1,163 @@
+//! The request helpers with the client most Rust projects use: async-openai,
+//! through its raw-JSON requests (`create_byot`, `create_stream_byot`), against
+//! an OpenAI-compatible server. One type gives each request:
+//!
+//! 1. TOON constrained by the type's grammar (`constrain_request`), read with `from_toon`;
+//! 2. the type as a forced tool call (`Tool::of`), read with `Tool::read`;
+//! 3. the JSON Schema as `response_format`, read with `from_json_reply`;
+//! 4. the grammar-constrained request streamed, each row read as it arrives (`ToonStream`).
+//!
+//! ```text
+//! cargo run --manifest-path clients/async-openai/Cargo.toml -- http://127.0.0.1:8765
+//! ```
+//!
+//! The end-to-end run (`.ci/run`) runs it against the real server; it exits
+//! with status 1 if a request fails or a reply is refused.
+
+use async_openai::config::OpenAIConfig;
+use async_openai::Client;
+use serde_json::{json, Value};
+use tokio_stream::StreamExt;
+use toon_core::{
+    constrain_request, from_json_reply_with_options, reply_text, response_format, FinishReason,
+    GrammarServer, OutputSchema, ReplyOptions, SchemaDialect, StreamEvent, Tool, Toon, ToonStream,
+};
+
+/// Objects seen in a described scene.
+#[derive(Debug, Toon, OutputSchema, serde::Deserialize)]
+struct Scene {
+    /// Every object, one row each.
+    #[toon(max_items = 4)]
+    objects: Vec<Object>,
+}
+
+/// One object.
+#[derive(Debug, Toon, OutputSchema, serde::Deserialize)]
+struct Object {
+    /// What it is, in one or two words.
+    #[toon(max_len = 20)]
+    name: String,
+    /// How many of it.
+    #[toon(range(min = 1, max = 9))]
+    count: u8,
+}
+
+const SCENE: &str = "Scene: two cups and a plate on a table.";
+
+fn messages(system: &str) -> Value {
+    json!([
+        {"role": "system", "content": system},
+        {"role": "user", "content": "Scene: a spoon."},
+        {"role": "assistant", "content": "objects[1]{name,count}:\n  spoon,1"},
+        {"role": "user", "content": SCENE},
+    ])
+}
+
+fn options(response: &Value) -> ReplyOptions {
+    ReplyOptions {
+        finish_reason: FinishReason::from_openai(
+            response["choices"][0]["finish_reason"]
+                .as_str()
+                .unwrap_or(""),
+        ),
+        ..Default::default()
+    }
+}
+
+type Failure = Box<dyn std::error::Error>;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let server = std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("TOON_MODEL_SERVER").ok())
+        .unwrap_or_else(|| "http://127.0.0.1:8765".into());
+    if let Err(e) = run(&server).await {
+        eprintln!("async-openai example: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(server: &str) -> Result<(), Failure> {
+    let config = OpenAIConfig::new()
+        .with_api_base(format!("{server}/v1"))
+        .with_api_key("local");
+    let client = Client::with_config(config);
+    let toon_system = format!(
+        "List the objects in the scene, in TOON.\n\n{}",
+        Scene::toon_prompt()
+    );
+
+    // 1. TOON, constrained by the type's grammar.
+    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "max_tokens": 120});
+    constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
+    let response: Value = client.chat().create_byot(&body).await?;
+    let text = reply_text(&response).ok_or("no reply text")?;
+    let scene = Scene::from_toon_with_options(text, &options(&response))?.value;
+    println!("grammar: {scene:?}");
+
+    // 2. The type as a tool the model must call.
+    let tool = Tool::of::<Scene>();
+    let body = json!({
+        "model": "local",
+        "messages": messages("List the objects in the scene by calling the tool."),
+        "tools": [tool.openai()],
+        "tool_choice": tool.openai_choice(),
+        "temperature": 0,
+        "max_tokens": 200,
+    });
+    let response: Value = client.chat().create_byot(&body).await?;
+    let scene: Scene = tool.read(&response)?;
+    println!("tool call: {scene:?}");
+
+    // 3. The JSON Schema as response_format.
+    let body = json!({
+        "model": "local",
+        "messages": [
+            {"role": "system", "content": format!("Answer with one JSON object following these declarations:\n\n{}", Scene::schema_prompt())},
+            {"role": "user", "content": SCENE},
+        ],
+        "response_format": response_format::<Scene>(SchemaDialect::LlamaCppPython),
+        "temperature": 0,
+        "max_tokens": 200,
+    });
+    let response: Value = client.chat().create_byot(&body).await?;
+    let text = reply_text(&response).ok_or("no reply text")?;
+    let (scene, _) = from_json_reply_with_options::<Scene>(text, &options(&response))?;
+    println!("JSON Schema: {scene:?}");
+
+    // 4. The grammar-constrained request streamed: rows as they arrive.
+    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "max_tokens": 120, "stream": true});
+    constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
+    let mut chunks = client.chat().create_stream_byot::<_, Value>(&body).await?;
+    let mut stream = ToonStream::<Scene>::new();
+    let mut finish = FinishReason::Unknown;
+    let mut rows = 0;
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk?;
+        let choice = &chunk["choices"][0];
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            finish = FinishReason::from_openai(reason);
+        }
+        let delta = choice["delta"]["content"].as_str().unwrap_or("");
+        for event in stream.push(delta) {
+            if let StreamEvent::Item { index, .. } = &event {
+                let object: Object = event.decode()?;
+                println!("streamed row {index}: {object:?}");
+                rows += 1;
+            }
+        }
+    }
+    for event in stream.end() {
+        if let StreamEvent::Item { index, .. } = &event {
+            println!("streamed row {index}: {:?}", event.decode::<Object>()?);
+            rows += 1;
+        }
+    }
+    let scene = stream.finish_with(finish)?.value;
+    if rows != scene.objects.len() {
+        return Err(format!("{rows} rows streamed, {} in the reply", scene.objects.len()).into());
+    }
+    println!("streamed: {scene:?}");
+    Ok(())
+}
