@@ -15,46 +15,13 @@ mod common;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use common::server::{complete_raw, request, stream_timed, write_report};
-use common::types::{example_compliance, ComplianceAnalysis};
+use common::server::{complete_raw, request, stream_timed, write_report, DOCUMENTS, RULES};
+use common::types::{example_compliance, ComplianceAnalysis, Sourced, SourcedProse};
 use serde_json::{json, Value};
 use toon_core::{
     constrain_request, json_mode, response_format, FinishReason, GrammarServer, OutputSchema,
     ParseError, ReplyOptions, SchemaDialect, StreamEvent, Tool, Toon, ToonStream,
 };
-
-/// An answer from numbered sources, in the shape of seed 003's task: flat, one
-/// long prose field.
-#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
-struct Sourced {
-    /// Whether the sources answer the question.
-    found: bool,
-    /// The numbers of the sources the answer uses.
-    #[toon(max_items = 3)]
-    citations: Vec<u32>,
-    /// What the reader should be careful about, if anything.
-    #[toon(max_len = 80)]
-    caveats: Option<String>,
-    /// The answer in two or three sentences, or why the sources do not give it.
-    #[toon(max_len = 300)]
-    answer: String,
-}
-
-/// The same answer with its prose between `<answer>` tags.
-#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
-struct SourcedProse {
-    /// Whether the sources answer the question.
-    found: bool,
-    /// The numbers of the sources the answer uses.
-    #[toon(max_items = 3)]
-    citations: Vec<u32>,
-    /// What the reader should be careful about, if anything.
-    #[toon(max_len = 80)]
-    caveats: Option<String>,
-    /// The answer in two or three sentences, or why the sources do not give it.
-    #[toon(delimited, max_len = 300)]
-    answer: String,
-}
 
 const FACTS: [(&str, &str); 10] = [
     (
@@ -120,22 +87,6 @@ fn sourced_questions() -> Vec<String> {
         .collect()
 }
 
-const DOCUMENTS: [&str; 10] = [
-    "We store customer emails in plain-text logs.",
-    "Backups are kept for ten years.",
-    "Users can delete their data at any time.",
-    "We share phone numbers with partners without asking.",
-    "Passwords are hashed with bcrypt.",
-    "Admins have no two-factor login.",
-    "Cookies are set before consent.",
-    "Logs are deleted after 30 days.",
-    "Payment data is encrypted at rest.",
-    "Support staff can read every message.",
-];
-
-const RULES: &str = "Rules: R-1 personal data must be encrypted; R-2 data must be deleted when no longer needed; \
-    R-3 consent is required before collecting data; R-4 access must be limited and reviewed; R-5 passwords must be protected.";
-
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Mechanism {
     ToonPrompted,
@@ -170,6 +121,19 @@ impl Mechanism {
         }
     }
 
+    /// The file-name stem of its captured replies.
+    fn slug(self) -> &'static str {
+        match self {
+            Mechanism::ToonPrompted => "toon-prompted",
+            Mechanism::ToonGrammar => "toon-grammar",
+            Mechanism::ToonDelimited => "toon-delimited",
+            Mechanism::JsonSchema => "json-schema",
+            Mechanism::JsonMode => "json-mode",
+            Mechanism::JsonPrompted => "json-prompted",
+            Mechanism::ToolCall => "tool-call",
+        }
+    }
+
     fn is_toon(self) -> bool {
         matches!(
             self,
@@ -181,6 +145,8 @@ impl Mechanism {
 /// What one type is asked, and how its answer is shown as an example.
 struct Task {
     name: &'static str,
+    /// Where its replies are kept, under tests/replies/real/mechanisms/.
+    dir: &'static str,
     instructions: String,
     questions: Vec<String>,
 }
@@ -312,15 +278,28 @@ fn run<T: Toon + OutputSchema>(
         tally
             .tokens
             .push(response["usage"]["completion_tokens"].as_u64().unwrap_or(0));
-        let result = match &tool {
-            Some(tool) => tool
-                .read::<Value>(&response)
-                .and_then(|args| read::<T>(&args.to_string(), finish)),
-            None => read::<T>(
-                choice["message"]["content"].as_str().unwrap_or_default(),
-                finish,
-            ),
-        };
+        // A tool call's arguments are JSON text, read as every JSON reply is.
+        let reply = match &tool {
+            Some(tool) => choice["message"]["tool_calls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|c| c["function"]["name"] == tool.name())
+                .and_then(|c| c["function"]["arguments"].as_str()),
+            None => choice["message"]["content"].as_str(),
+        }
+        .unwrap_or_default();
+        if std::env::var_os("TOON_E2E_CAPTURE").is_some() {
+            let dir = format!(
+                "{}/tests/replies/real/mechanisms/{}",
+                env!("CARGO_MANIFEST_DIR"),
+                task.dir
+            );
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = format!("{dir}/{}-{i:02}.{finish}.txt", m.slug());
+            std::fs::write(file, reply).unwrap();
+        }
+        let result = read::<T>(reply, finish);
         if let Err(e) = &result {
             eprintln!("{} / {}: refused: {e}", task.name, m.name());
         }
@@ -370,11 +349,13 @@ fn every_mechanism_against_a_real_model() {
     let (asked, streamed) = if capture { (10, 5) } else { (2, 1) };
     let sourced = Task {
         name: "sourced answer",
+        dir: "sourced",
         instructions: "You answer questions from the numbered sources given with them, and cite them by number.".into(),
         questions: sourced_questions().into_iter().take(asked).collect(),
     };
     let compliance = Task {
         name: "compliance",
+        dir: "compliance",
         instructions: format!("You check documents against rules.\n{RULES}"),
         questions: DOCUMENTS
             .iter()
@@ -458,8 +439,9 @@ fn every_mechanism_against_a_real_model() {
          The same questions, through each mechanism the server supports, asked of SmolLM2-135M-Instruct behind llama-cpp-python \
          (temperature 0, `max_tokens` 400): {asked} questions per mechanism, the first {streamed} also streamed. \
          `sourced answer` is seed 003's shape (`found`, `citations`, `caveats`, a prose `answer`, at most 300 characters in the grammar); \
-         the delimited row writes `answer` between `<answer>` tags. JSON replies are read with `from_toon` (the same refusals and \
-         constraints as TOON; `read_json` is not counted as a repair), tool calls through `Tool::read`. \
+         the delimited row writes `answer` between `<answer>` tags. JSON replies and tool calls' arguments are read with `from_toon` (the same refusals \
+         and constraints as TOON; `read_json` is not counted as a repair); the replies are kept in \
+         `tests/replies/real/mechanisms/` and their outcomes pinned by `tests/real_replies.rs`. \
          The first usable piece is, for the sourced answer, the first piece of `answer` (a `ToonStream` event: the TOON line, \
          or the first text of the delimited block) and, for compliance, the first event; a JSON reply or tool call is usable \
          only when whole. Reproduce with `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e_mechanisms -- --ignored`.\n\n\

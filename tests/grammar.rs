@@ -455,6 +455,8 @@ fn numbers_are_admitted_only_where_they_read_as_the_number() {
             "0.5",
             (-1.2345678901234567e-6, 0.5),
         ),
+        // A real reply's confidence, in an exponent form the encoder would not use.
+        ("1", "1.9768E-2", (1.0, 0.019768)),
     ] {
         let text = doc(value, share);
         assert!(

@@ -7,11 +7,15 @@ mod common;
 
 use std::fmt::Write as _;
 
-use common::types::{Capital, ComplianceAnalysis, Detections};
-use toon_core::Toon;
+use common::types::{Capital, ComplianceAnalysis, Detections, Sourced, SourcedProse};
+use toon_core::{FinishReason, ReplyOptions, Toon};
 
 fn outcome<T: Toon + std::fmt::Debug>(reply: &str) -> String {
-    match T::from_toon_with_report(reply) {
+    outcome_with::<T>(reply, &ReplyOptions::default())
+}
+
+fn outcome_with<T: Toon + std::fmt::Debug>(reply: &str, options: &ReplyOptions) -> String {
+    match T::from_toon_with_options(reply, options) {
         Ok(r) if r.repairs.is_empty() => format!("ok {:?}", r.value),
         Ok(r) => {
             let kinds: Vec<String> = r
@@ -58,4 +62,44 @@ fn real_replies_give_the_outcomes_reviewed() {
     }
     assert_eq!(count, 120, "3 types x 20 prompts x 2 temperatures");
     insta::assert_snapshot!("real_replies", summary);
+}
+
+/// The replies of every mechanism (tests/e2e_mechanisms.rs), each read as that
+/// run read it: the text of the reply, or of the tool call's arguments, with
+/// the finish reason the server gave (in the file name).
+#[test]
+fn mechanism_replies_give_the_outcomes_reviewed() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real/mechanisms");
+    let mut summary = String::new();
+    let mut count = 0;
+    for ty in ["compliance", "sourced"] {
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{ty}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let finish = name.split('.').nth(1).unwrap_or_default();
+            let options = ReplyOptions {
+                finish_reason: FinishReason::from_openai(finish),
+                ..Default::default()
+            };
+            let reply = std::fs::read_to_string(&path).unwrap();
+            let result = match ty {
+                "compliance" => outcome_with::<ComplianceAnalysis>(&reply, &options),
+                _ if name.starts_with("toon-delimited") => {
+                    outcome_with::<SourcedProse>(&reply, &options)
+                }
+                _ => outcome_with::<Sourced>(&reply, &options),
+            };
+            let _ = writeln!(summary, "{ty}/{name}: {result}");
+            count += 1;
+        }
+    }
+    assert_eq!(
+        count, 130,
+        "10 questions x (7 mechanisms + 6 for compliance)"
+    );
+    insta::assert_snapshot!("mechanism_replies", summary);
 }

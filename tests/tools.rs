@@ -114,3 +114,30 @@ fn the_calls_arguments_are_read_back_with_the_json_paths_refusals() {
     assert_eq!(none.kind(), ParseErrorKind::EmptyCompletion);
     assert!(none.message().contains("tool_choice"), "{none}");
 }
+
+/// The fields each mechanism adds to a chat request, for one type: what the
+/// server is sent is a behaviour, pinned here as one snapshot.
+#[test]
+fn every_mechanisms_request_is_pinned() {
+    use toon_core::{constrain_request, response_format, GrammarServer, SchemaDialect};
+    let tool = Tool::of::<Capital>();
+    let constrained = |server: GrammarServer| {
+        let mut body = json!({"model": "m", "messages": []});
+        constrain_request::<Capital>(&mut body, server).unwrap();
+        body
+    };
+    let bodies = json!({
+        "json_schema_openai": {"response_format": response_format::<Capital>(SchemaDialect::OpenAi)},
+        "json_schema_llama_cpp_python": {"response_format": response_format::<Capital>(SchemaDialect::LlamaCppPython)},
+        "json_mode": {"response_format": json_mode()},
+        "tool_openai": {"tools": [tool.openai()], "tool_choice": tool.openai_choice()},
+        "tool_anthropic": {"tools": [tool.anthropic()], "tool_choice": tool.anthropic_choice()},
+        "grammar_llama_cpp": constrained(GrammarServer::LlamaCpp),
+        "grammar_vllm": constrained(GrammarServer::Vllm),
+        "grammar_openai": constrained(GrammarServer::OpenAi),
+    });
+    insta::assert_snapshot!(
+        "capital_request_bodies",
+        serde_json::to_string_pretty(&bodies).unwrap()
+    );
+}

@@ -118,3 +118,31 @@ pub fn stream_timed(body: &Value) -> Vec<(Duration, String)> {
     }
     deltas
 }
+
+/// The compliance task's documents.
+pub const DOCUMENTS: [&str; 20] = [
+    "We store customer emails in plain-text logs.",
+    "Backups are kept for ten years.",
+    "Users can delete their data at any time.",
+    "We share phone numbers with partners without asking.",
+    "Passwords are hashed with bcrypt.",
+    "Admins have no two-factor login.",
+    "Cookies are set before consent.",
+    "Logs are deleted after 30 days.",
+    "Payment data is encrypted at rest.",
+    "Support staff can read every message.",
+    "We never ask for consent.",
+    "Data is stored in one region only.",
+    "Old accounts are never deleted.",
+    "We send marketing emails without an opt-out.",
+    "Access is reviewed every quarter.",
+    "Employees share one admin password.",
+    "We keep ID scans forever.",
+    "Children's data is collected without checks.",
+    "Audit logs are immutable.",
+    "We sell browsing history.",
+];
+
+/// The rules the documents are checked against.
+pub const RULES: &str = "Rules: R-1 personal data must be encrypted; R-2 data must be deleted when no longer needed; \
+    R-3 consent is required before collecting data; R-4 access must be limited and reviewed; R-5 passwords must be protected.";

@@ -148,3 +148,36 @@ pub fn example_compliance() -> ComplianceAnalysis {
         confidence: Some(0.9),
     }
 }
+
+/// An answer from numbered sources, in the shape of seed 003's task: flat, one
+/// long prose field.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+pub struct Sourced {
+    /// Whether the sources answer the question.
+    pub found: bool,
+    /// The numbers of the sources the answer uses.
+    #[toon(max_items = 3)]
+    pub citations: Vec<u32>,
+    /// What the reader should be careful about, if anything.
+    #[toon(max_len = 80)]
+    pub caveats: Option<String>,
+    /// The answer in two or three sentences, or why the sources do not give it.
+    #[toon(max_len = 300)]
+    pub answer: String,
+}
+
+/// The same answer with its prose between `<answer>` tags.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+pub struct SourcedProse {
+    /// Whether the sources answer the question.
+    pub found: bool,
+    /// The numbers of the sources the answer uses.
+    #[toon(max_items = 3)]
+    pub citations: Vec<u32>,
+    /// What the reader should be careful about, if anything.
+    #[toon(max_len = 80)]
+    pub caveats: Option<String>,
+    /// The answer in two or three sentences, or why the sources do not give it.
+    #[toon(delimited, max_len = 300)]
+    pub answer: String,
+}

@@ -249,9 +249,9 @@ pub(crate) fn number() -> Expr {
     seq([opt(lit("-")), alt([plain_decimal(), scientific(1, true)])])
 }
 
-/// The numbers from `lo` to `hi`, both whole and `0 <= lo < hi`, as the encoder
-/// writes them: a whole part below `hi` with any fraction, `hi` itself (with a
-/// fraction of zeros), and, from 0, the exponent form of values below 1e-6.
+/// The numbers from `lo` to `hi`, both whole and `0 <= lo < hi`: a whole part
+/// below `hi` with any fraction, `hi` itself (with a fraction of zeros), and,
+/// from 0, the exponent form of values below 1.
 pub(crate) fn number_between(lo: u128, hi: u128) -> Expr {
     let digit = || class(Class::of(DIGITS));
     let fraction = || seq([lit("."), repeat(digit(), 1, Some(24))]);
@@ -263,7 +263,9 @@ pub(crate) fn number_between(lo: u128, hi: u128) -> Expr {
         ]),
     ];
     if lo == 0 {
-        ways.push(scientific(7, false));
+        // Any negative exponent, not only the encoder's (below 1e-6): a model
+        // that has begun `1.9768E-` must be free to finish the value it meant.
+        ways.push(scientific(1, false));
     }
     alt(ways)
 }
