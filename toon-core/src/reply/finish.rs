@@ -17,12 +17,13 @@ use super::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
 /// assert_eq!(FinishReason::from_openai("length"), FinishReason::Length);
 /// assert_eq!(FinishReason::from_openai("stop"), FinishReason::Stop);
 /// assert_eq!(FinishReason::from_openai("content_filter"), FinishReason::Unknown);
+/// // llama-cpp-python says "tool_calls" for a call cut at max_tokens too.
+/// assert_eq!(FinishReason::from_openai("tool_calls"), FinishReason::Unknown);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum FinishReason {
-    /// The model ended the reply itself (`"stop"`, or `"tool_calls"` for a tool
-    /// call): nothing was cut off.
+    /// The model ended the reply itself (`"stop"`): nothing was cut off.
     Stop,
     /// The token limit ended it (`"length"`): whatever the text shows, it may
     /// stop mid-value.
@@ -34,9 +35,12 @@ pub enum FinishReason {
 
 impl FinishReason {
     /// Reads OpenAI's `finish_reason` string; anything else is `Unknown`.
+    /// `"tool_calls"` and `"function_call"` are `Unknown` too: llama-cpp-python's
+    /// server reports them for a call cut off at `max_tokens` as well (seen in
+    /// tests/replies/real/mechanisms/), so only the text can show a cut.
     pub fn from_openai(reason: &str) -> FinishReason {
         match reason {
-            "stop" | "tool_calls" | "function_call" => FinishReason::Stop,
+            "stop" => FinishReason::Stop,
             "length" => FinishReason::Length,
             _ => FinishReason::Unknown,
         }
