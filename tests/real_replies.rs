@@ -34,18 +34,23 @@ fn outcome_with<T: Toon + std::fmt::Debug>(reply: &str, options: &ReplyOptions) 
     }
 }
 
+/// The files of a folder of replies, in name order.
+fn sorted_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn real_replies_give_the_outcomes_reviewed() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real");
     let mut summary = String::new();
     let mut count = 0;
     for ty in ["capitals", "compliance", "detections"] {
-        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{ty}"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for path in files {
+        for path in sorted_files(&format!("{root}/{ty}")) {
             let reply = std::fs::read_to_string(&path).unwrap();
             let result = match ty {
                 "capitals" => outcome::<Capital>(&reply),
@@ -73,12 +78,7 @@ fn mechanism_replies_give_the_outcomes_reviewed() {
     let mut summary = String::new();
     let mut count = 0;
     for ty in ["compliance", "sourced"] {
-        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{ty}"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for path in files {
+        for path in sorted_files(&format!("{root}/{ty}")) {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let finish = name.split('.').nth(1).unwrap_or_default();
             let options = ReplyOptions {
