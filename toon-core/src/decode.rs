@@ -1,8 +1,5 @@
 //! The spec decoder: TOON text to `serde_json::Value`, exactly as SPEC v4.1 says.
 
-use std::collections::HashMap;
-
-use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::header::{parse_header, Field, Header, HeaderParse};
@@ -11,7 +8,7 @@ use crate::lex::{
     trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
-use crate::node::{fill, Node, Scalar, Table};
+use crate::node::{fill, Node, Object, Placed, Scalar, Table};
 use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
 
 /// Decodes a TOON document into a JSON value.
@@ -47,8 +44,6 @@ pub(crate) struct Leniency {
     pub malformed_rows: bool,
     /// `key: value` lines under an array header instead of rows or `- ` items.
     pub record_blocks: bool,
-    /// Record the line of every field, row and item (see [`Decoded::lines`]).
-    pub track_lines: bool,
 }
 
 /// What a lenient decode returns.
@@ -56,8 +51,6 @@ pub(crate) struct Leniency {
 pub(crate) struct Decoded<'a> {
     pub value: Node<'a>,
     pub notes: Vec<Note>,
-    /// With `track_lines`: the line each value starts on, by path (`violations[1].severity`).
-    pub lines: HashMap<String, usize>,
 }
 
 impl Decoded<'_> {
@@ -66,19 +59,7 @@ impl Decoded<'_> {
         Decoded {
             value: self.value.into_owned(),
             notes: self.notes,
-            lines: self.lines,
         }
-    }
-}
-
-/// The line of the value at `path`, or of its nearest enclosing value that has one.
-pub(crate) fn line_of(lines: &HashMap<String, usize>, path: &str) -> Option<usize> {
-    let mut p = path;
-    loop {
-        if let Some(&l) = lines.get(p) {
-            return Some(l);
-        }
-        p = &p[..p.rfind(['.', '['])?];
     }
 }
 
@@ -126,14 +107,11 @@ pub(crate) fn decode_lenient<'a>(
         max_depth: options.max_depth,
         span: 0,
         notes: Vec::new(),
-        path: String::new(),
-        line_index: HashMap::new(),
     };
     let value = p.document()?;
     Ok(Decoded {
         value,
         notes: p.notes,
-        lines: p.line_index,
     })
 }
 
@@ -149,41 +127,11 @@ struct Parser<'a> {
     /// §12), where blank lines are strict-mode errors.
     span: usize,
     notes: Vec<Note>,
-    /// With `track_lines`: the path of the value being read, and the lines recorded.
-    path: String,
-    line_index: HashMap<String, usize>,
 }
 
 type Result<T, E = DecodeError> = std::result::Result<T, E>;
 
-/// An object as the decoder builds it.
-type Object<'a> = IndexMap<String, Node<'a>>;
-
 impl<'a> Parser<'a> {
-    /// Enters `key` (or `[index]`) of the path, recording `line` as where its
-    /// value starts; returns the path's length to restore with [`Parser::leave`].
-    fn enter(&mut self, key: Option<&str>, index: usize, line: usize) -> usize {
-        if !self.leniency.track_lines {
-            return 0;
-        }
-        let len = self.path.len();
-        match key {
-            Some(k) => {
-                if !self.path.is_empty() {
-                    self.path.push('.');
-                }
-                self.path.push_str(k);
-            }
-            None => self.path.push_str(&format!("[{index}]")),
-        }
-        self.line_index.entry(self.path.clone()).or_insert(line);
-        len
-    }
-
-    fn leave(&mut self, len: usize) {
-        self.path.truncate(len);
-    }
-
     fn peek(&self) -> Option<Line<'a>> {
         self.lines.get(self.pos).copied()
     }
@@ -294,7 +242,7 @@ impl<'a> Parser<'a> {
             }
             self.claim(&line, self.span > 0)?;
             let (key, value) = self.field(&line, line.content, depth)?;
-            self.insert(map, &line, key, value)?;
+            self.insert(map, &line, key, Placed::new(line.number, value))?;
         }
         Ok(())
     }
@@ -335,7 +283,7 @@ impl<'a> Parser<'a> {
         map: &mut Object<'a>,
         line: &Line<'_>,
         key: String,
-        value: Node<'a>,
+        value: Placed<'a>,
     ) -> Result<()> {
         if self.strict && map.contains_key(&key) {
             return Err(self.error_at(
@@ -360,9 +308,7 @@ impl<'a> Parser<'a> {
         match parse_header(content, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_some() => {
                 let key = h.key.clone().unwrap_or_default();
-                let mark = self.enter(Some(&key), 0, line.number);
                 let value = self.array_body(line, h, depth)?;
-                self.leave(mark);
                 return Ok((key, value));
             }
             HeaderParse::Header(_) if self.strict => {
@@ -390,7 +336,6 @@ impl<'a> Parser<'a> {
         let key_token = trim_spaces(&content[..colon]);
         let key = self.key(line, key_token)?;
         let rest = trim_spaces(&content[colon + 1..]);
-        let mark = self.enter(Some(&key), 0, line.number);
         let value = if rest.is_empty() {
             let mut map = Object::new();
             if self.peek().is_some_and(|next| next.depth > depth) {
@@ -402,7 +347,6 @@ impl<'a> Parser<'a> {
         } else {
             Node::Scalar(parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e))?)
         };
-        self.leave(mark);
         Ok((key, value))
     }
 
@@ -454,7 +398,7 @@ impl<'a> Parser<'a> {
             let mut values = Vec::new();
             for token in split_unquoted(h.rest, h.delim) {
                 let value = parse_value_token(token).map_err(|e| self.lex_error(line, token, e))?;
-                values.push(Node::Scalar(value));
+                values.push(Placed::new(line.number, Node::Scalar(value)));
             }
             self.check_count(line, &h, values.len(), "values")?;
             return Ok(Node::Array(values));
@@ -529,10 +473,11 @@ impl<'a> Parser<'a> {
             }
             self.claim(&row, table.len() > 0 || saved_span > 0)?;
             self.span = saved_span + 1;
-            let mark = self.enter(None, table.len(), row.number);
-            self.leave(mark);
             match self.row_cells(&row, row.content, h.delim, width, &mut table.cells) {
-                Ok(()) => table.ends.push(table.cells.len()),
+                Ok(()) => {
+                    table.ends.push(table.cells.len());
+                    table.lines.push(row.number);
+                }
                 // A quoted cell left open on the last line is a cut, not a bad row.
                 Err(e)
                     if self.leniency.malformed_rows
@@ -637,10 +582,9 @@ impl<'a> Parser<'a> {
             let rest = trim_spaces(&row.content[colon + 1..]);
             cells.clear();
             self.row_cells(&row, rest, h.delim, width, &mut cells)?;
-            let obj = fill(&mut cells.drain(..), fields);
-            let mark = self.enter(Some(&key), 0, row.number);
-            self.leave(mark);
-            self.insert(&mut map, &row, key, Node::object(obj))?;
+            let obj = fill(&mut cells.drain(..), fields, row.number);
+            let obj = Placed::new(row.number, Node::object(obj));
+            self.insert(&mut map, &row, key, obj)?;
         }
         self.span = saved_span;
         self.check_count(line, h, count, "entries")?;
@@ -677,13 +621,11 @@ impl<'a> Parser<'a> {
             };
             self.claim(&item, !items.is_empty() || saved_span > 0)?;
             self.span = saved_span + 1;
-            let mark = self.enter(None, items.len(), item.number);
             let value = match rest {
                 None => Node::object(Object::new()),
                 Some(rest) => self.list_item(&item, rest, depth + 1)?,
             };
-            self.leave(mark);
-            items.push(value);
+            items.push(Placed::new(item.number, value));
         }
         self.span = saved_span;
         self.check_count(line, h, items.len(), "items")?;
@@ -694,10 +636,12 @@ impl<'a> Parser<'a> {
     /// where a key repeats or after a blank line (the reply decoder's repair for
     /// objects written as key/value blocks under an array header). Keys follow
     /// the header's field order where there is one.
-    fn record_block(&mut self, depth: usize, fields: Option<&[Field]>) -> Result<Vec<Node<'a>>> {
+    fn record_block(&mut self, depth: usize, fields: Option<&[Field]>) -> Result<Vec<Placed<'a>>> {
         let first_line = self.peek().map_or(0, |l| l.number);
         let mut records = Vec::new();
         let mut current = Object::new();
+        // A record's values are placed on its first line, where the record is reported.
+        let mut record_line = first_line;
         while let Some(line) = self.peek() {
             if line.depth != depth {
                 break;
@@ -711,18 +655,17 @@ impl<'a> Parser<'a> {
             }
             let key = self.key(&line, trim_spaces(&line.content[..colon]))?;
             if current.contains_key(&key) || (line.blank_before.is_some() && !current.is_empty()) {
-                records.push(std::mem::take(&mut current));
+                records.push((record_line, std::mem::take(&mut current)));
             }
             if current.is_empty() {
-                let mark = self.enter(None, records.len(), line.number);
-                self.leave(mark);
+                record_line = line.number;
             }
             let value = parse_value_token(rest).map_err(|e| self.lex_error(&line, rest, e))?;
-            current.insert(key, Node::Scalar(value));
+            current.insert(key, Placed::new(record_line, Node::Scalar(value)));
             self.pos += 1;
         }
         if !current.is_empty() {
-            records.push(current);
+            records.push((record_line, current));
         }
         if !records.is_empty() {
             self.notes.push(Note::RecordBlock {
@@ -732,7 +675,7 @@ impl<'a> Parser<'a> {
         }
         Ok(records
             .into_iter()
-            .map(|r| Node::object(in_field_order(r, fields)))
+            .map(|(line, r)| Placed::new(line, Node::object(in_field_order(r, fields))))
             .collect())
     }
 
@@ -768,7 +711,7 @@ impl<'a> Parser<'a> {
         // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
         let mut map = Object::new();
         let (key, value) = self.field(line, rest, depth + 1)?;
-        map.insert(key, value);
+        map.insert(key, Placed::new(line.number, value));
         self.object_fields(depth + 1, &mut map)?;
         Ok(Node::object(map))
     }

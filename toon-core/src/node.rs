@@ -21,12 +21,34 @@ pub enum Node<'t> {
     /// A primitive: null, a boolean, a number or a string.
     Scalar(Scalar<'t>),
     /// Boxed, so that a node is small to move (a map is 72 bytes).
-    Object(Box<IndexMap<String, Node<'t>>>),
-    Array(Vec<Node<'t>>),
+    Object(Box<Object<'t>>),
+    Array(Vec<Placed<'t>>),
     /// A tabular array whose rows have not been assembled into objects.
     Table(Box<Table<'t>>),
     /// One row of a flat table, lent to the element type's decoder.
     Row(Row<'t>),
+}
+
+/// An object's entries, each with the line its value starts on.
+pub(crate) type Object<'t> = IndexMap<String, Placed<'t>>;
+
+/// A value and the line it starts on, so that an error or a typed repair knows
+/// its line when it is made. 0 where the text gave no line (a JSON reply).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Placed<'t> {
+    pub(crate) line: usize,
+    pub(crate) node: Node<'t>,
+}
+
+impl<'t> Placed<'t> {
+    pub(crate) fn new(line: usize, node: Node<'t>) -> Self {
+        Placed { line, node }
+    }
+
+    fn into_owned<'b>(self) -> Placed<'b> {
+        Placed::new(self.line, self.node.into_owned())
+    }
 }
 
 /// The rows of a tabular array: each row's cells in header order, end to end.
@@ -37,6 +59,8 @@ pub struct Table<'t> {
     pub(crate) cells: Vec<Scalar<'t>>,
     /// Where each row's cells end in `cells`.
     pub(crate) ends: Vec<usize>,
+    /// The line of each row.
+    pub(crate) lines: Vec<usize>,
 }
 
 /// One row of a table whose header is flat (leaf fields only, none repeated, at
@@ -47,6 +71,7 @@ pub struct Row<'t> {
     pub(crate) fields: &'t [Field],
     /// Fewer cells than fields only where a non-strict row was short.
     pub(crate) cells: &'t mut [Scalar<'t>],
+    pub(crate) line: usize,
 }
 
 /// The columns a type has found in a table so far, kept from row to row (see
@@ -123,6 +148,7 @@ impl<'t> Table<'t> {
             fields,
             cells: Vec::with_capacity(cells),
             ends: Vec::with_capacity(rows),
+            lines: Vec::with_capacity(rows),
         }
     }
 
@@ -139,30 +165,31 @@ impl<'t> Table<'t> {
             })
     }
 
-    /// Each row as an object, in order.
-    pub(crate) fn into_rows<R: Record<'t>>(self) -> impl Iterator<Item = R> + 't {
+    /// Each row as an object, in order, with its line.
+    pub(crate) fn into_rows<R: Record<'t>>(self) -> impl Iterator<Item = (usize, R)> + 't {
         let Table {
             fields,
             cells,
             ends,
+            lines,
         } = self;
         let mut cells = cells.into_iter();
         let mut start = 0;
-        ends.into_iter().map(move |end| {
+        ends.into_iter().zip(lines).map(move |(end, line)| {
             let mut row = cells.by_ref().take(end - start);
             start = end;
-            let object = fill(&mut row, &fields);
+            let object = fill(&mut row, &fields, line);
             row.for_each(drop); // cells past the header's fields (non-strict)
-            object
+            (line, object)
         })
     }
 }
 
 impl<'t> Row<'t> {
     /// The row as an object.
-    pub(crate) fn into_object(self) -> IndexMap<String, Node<'t>> {
+    pub(crate) fn into_object(self) -> Object<'t> {
         let mut cells = self.cells.iter_mut().map(std::mem::take);
-        fill(&mut cells, self.fields)
+        fill(&mut cells, self.fields, self.line)
     }
 
     /// The column of the field `key`, the `nth` the type has asked for in this
@@ -187,25 +214,26 @@ impl<'t> Row<'t> {
 
 /// An object assembled from a row's cells: of nodes for the typed decoder, of
 /// JSON values for the untyped one (which would otherwise build both).
+/// Every value of a row stands on the row's `line`.
 pub(crate) trait Record<'t>: Default {
-    fn leaf(&mut self, name: String, value: Scalar<'t>);
-    fn group(&mut self, name: String, group: Self);
+    fn leaf(&mut self, name: String, value: Scalar<'t>, line: usize);
+    fn group(&mut self, name: String, group: Self, line: usize);
 }
 
-impl<'t> Record<'t> for IndexMap<String, Node<'t>> {
-    fn leaf(&mut self, name: String, value: Scalar<'t>) {
-        self.insert(name, Node::Scalar(value));
+impl<'t> Record<'t> for Object<'t> {
+    fn leaf(&mut self, name: String, value: Scalar<'t>, line: usize) {
+        self.insert(name, Placed::new(line, Node::Scalar(value)));
     }
-    fn group(&mut self, name: String, group: Self) {
-        self.insert(name, Node::object(group));
+    fn group(&mut self, name: String, group: Self, line: usize) {
+        self.insert(name, Placed::new(line, Node::object(group)));
     }
 }
 
 impl<'t> Record<'t> for Map<String, Value> {
-    fn leaf(&mut self, name: String, value: Scalar<'t>) {
+    fn leaf(&mut self, name: String, value: Scalar<'t>, _: usize) {
         self.insert(name, value.into());
     }
-    fn group(&mut self, name: String, group: Self) {
+    fn group(&mut self, name: String, group: Self, _: usize) {
         self.insert(name, Value::Object(group));
     }
 }
@@ -216,17 +244,18 @@ impl<'t> Record<'t> for Map<String, Value> {
 pub(crate) fn fill<'t, R: Record<'t>>(
     cells: &mut impl Iterator<Item = Scalar<'t>>,
     fields: &[Field],
+    line: usize,
 ) -> R {
     let mut record = R::default();
     for f in fields {
         match &f.children {
             Some(sub) => {
-                let group = fill(cells, sub);
-                record.group(f.name.clone(), group);
+                let group = fill(cells, sub, line);
+                record.group(f.name.clone(), group, line);
             }
             None => {
                 if let Some(v) = cells.next() {
-                    record.leaf(f.name.clone(), v);
+                    record.leaf(f.name.clone(), v, line);
                 }
             }
         }
@@ -236,7 +265,7 @@ pub(crate) fn fill<'t, R: Record<'t>>(
 
 impl<'t> Node<'t> {
     /// An object node.
-    pub(crate) fn object(map: IndexMap<String, Node<'t>>) -> Self {
+    pub(crate) fn object(map: Object<'t>) -> Self {
         Node::Object(Box::new(map))
     }
 
@@ -247,11 +276,12 @@ impl<'t> Node<'t> {
             Node::Object(map) => {
                 Node::object(map.into_iter().map(|(k, v)| (k, v.into_owned())).collect())
             }
-            Node::Array(items) => Node::Array(items.into_iter().map(Node::into_owned).collect()),
+            Node::Array(items) => Node::Array(items.into_iter().map(Placed::into_owned).collect()),
             Node::Table(t) => Node::Table(Box::new(Table {
                 fields: t.fields,
                 cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
                 ends: t.ends,
+                lines: t.lines,
             })),
             Node::Row(r) => Node::object(r.into_object()).into_owned(),
         }
@@ -262,8 +292,10 @@ impl<'t> Node<'t> {
         match self {
             Node::Scalar(s) => s.into(),
             Node::Object(map) => Value::Object(object_value(*map)),
-            Node::Array(items) => Value::Array(items.into_iter().map(Node::into_value).collect()),
-            Node::Table(t) => Value::Array(t.into_rows().map(Value::Object).collect()),
+            Node::Array(items) => {
+                Value::Array(items.into_iter().map(|p| p.node.into_value()).collect())
+            }
+            Node::Table(t) => Value::Array(t.into_rows().map(|(_, r)| Value::Object(r)).collect()),
             Node::Row(r) => Value::Object(object_value(r.into_object())),
         }
     }
@@ -279,17 +311,26 @@ impl<'t> Node<'t> {
     }
 }
 
-fn object_value(map: IndexMap<String, Node<'_>>) -> Map<String, Value> {
-    map.into_iter().map(|(k, v)| (k, v.into_value())).collect()
+fn object_value(map: Object<'_>) -> Map<String, Value> {
+    map.into_iter()
+        .map(|(k, v)| (k, v.node.into_value()))
+        .collect()
 }
 
 impl<'t> From<Value> for Node<'t> {
     fn from(value: Value) -> Self {
         match value {
-            Value::Object(map) => {
-                Node::object(map.into_iter().map(|(k, v)| (k, v.into())).collect())
-            }
-            Value::Array(items) => Node::Array(items.into_iter().map(Node::from).collect()),
+            Value::Object(map) => Node::object(
+                map.into_iter()
+                    .map(|(k, v)| (k, Placed::new(0, v.into())))
+                    .collect(),
+            ),
+            Value::Array(items) => Node::Array(
+                items
+                    .into_iter()
+                    .map(|v| Placed::new(0, v.into()))
+                    .collect(),
+            ),
             Value::Null => Node::Scalar(Scalar::Null),
             Value::Bool(b) => Node::Scalar(Scalar::Bool(b)),
             Value::Number(n) => Node::Scalar(Scalar::Number(n)),

@@ -146,23 +146,16 @@ impl ParseError {
         )
     }
 
+    /// An error at a field path, on the line its value stood on (if known).
     pub(crate) fn at_path(
         kind: ParseErrorKind,
+        line: Option<usize>,
         path: impl Into<String>,
         message: impl Into<String>,
     ) -> Self {
-        let mut e = ParseError::new(kind, None, message);
+        let mut e = ParseError::new(kind, line, message);
         e.0.path = Some(path.into());
         e
-    }
-
-    /// Gives an error located by path the line its value stood on.
-    pub(crate) fn place(&mut self, lines: &std::collections::HashMap<String, usize>) {
-        if self.0.line.is_none() {
-            if let Some(path) = &self.0.path {
-                self.0.line = crate::decode::line_of(lines, path);
-            }
-        }
     }
 
     pub(crate) fn with_source(mut self, source: DecodeError) -> Self {

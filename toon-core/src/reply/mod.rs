@@ -9,8 +9,6 @@ pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 pub use error::{ParseError, ParseErrorKind};
@@ -121,7 +119,7 @@ pub fn decode_reply_with_options(
     options: &ReplyOptions,
 ) -> Result<Reply<Value>, ParseError> {
     let mut short_rows = Vec::new();
-    let result = decode_reply_guided(completion, None, false, options).map(|g| {
+    let result = decode_reply_guided(completion, None, options).map(|g| {
         short_rows = g.short_rows;
         Reply {
             value: g.value.into_value(),
@@ -195,22 +193,19 @@ pub(crate) trait Guide {
     fn repair(&self, lines: &mut [String], repairs: &mut Vec<Repair>);
 }
 
-/// A decoded reply, and where each value stood when lines were tracked.
+/// A decoded reply, each value placed on its line of the completion.
 pub(crate) struct Guided<'c> {
     /// Borrows the completion where it was decoded as it stands.
     pub value: Node<'c>,
     pub repairs: Vec<Repair>,
-    /// Path to line (`violations[1]` → 7); empty unless asked for.
-    pub lines: HashMap<String, usize>,
     /// The lines of dropped rows that had fewer cells than their header.
     pub short_rows: Vec<usize>,
 }
 
-/// The reply decoder, with an optional guide and optional line tracking.
+/// The reply decoder, with an optional guide.
 pub(crate) fn decode_reply_guided<'c>(
     completion: &'c str,
     guide: Option<&dyn Guide>,
-    track_lines: bool,
     options: &ReplyOptions,
 ) -> Result<Guided<'c>, ParseError> {
     too_long(completion, options)?;
@@ -230,15 +225,10 @@ pub(crate) fn decode_reply_guided<'c>(
     // reasoning, fences or prose is never a document as it stands, even when it
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
-        let exact = Leniency {
-            track_lines,
-            ..Leniency::default()
-        };
-        if let Ok(d) = decode_lenient(completion, &spec, exact) {
+        if let Ok(d) = decode_lenient(completion, &spec, Leniency::default()) {
             return Ok(Guided {
                 value: d.value,
                 repairs: Vec::new(),
-                lines: d.lines,
                 short_rows: Vec::new(),
             });
         }
@@ -249,17 +239,14 @@ pub(crate) fn decode_reply_guided<'c>(
         return Err(ParseError::empty());
     }
     let mut short_rows = Vec::new();
-    let (value, index) = if json::looks_like_json(&lines) {
-        (
-            Node::from(json::decode_json(&lines, &mut repairs)?),
-            HashMap::new(),
-        )
+    let value = if json::looks_like_json(&lines) {
+        Node::from(json::decode_json(&lines, &mut repairs)?)
     } else {
         let counted = layout::count_placeholders(&mut lines, &mut repairs);
         if let Some(guide) = guide {
             guide.repair(&mut lines, &mut repairs);
         }
-        let d = decode_repaired(lines, &mut repairs, &counted, track_lines, &spec)?;
+        let d = decode_repaired(lines, &mut repairs, &counted, &spec)?;
         short_rows = d
             .notes
             .iter()
@@ -270,13 +257,12 @@ pub(crate) fn decode_reply_guided<'c>(
                 _ => None,
             })
             .collect();
-        (d.value, d.lines)
+        d.value
     };
     repairs.sort_by_key(|r| r.line);
     Ok(Guided {
         value,
         repairs,
-        lines: index,
         short_rows,
     })
 }
@@ -286,7 +272,6 @@ fn decode_repaired<'b>(
     mut lines: Vec<String>,
     repairs: &mut Vec<Repair>,
     counted: &[usize],
-    track_lines: bool,
     spec: &DecodeOptions,
 ) -> Result<Decoded<'b>, ParseError> {
     let original = lines.clone();
@@ -302,7 +287,6 @@ fn decode_repaired<'b>(
         blank_lines: true,
         malformed_rows: true,
         record_blocks: true,
-        track_lines,
     };
     // The text is this function's own, so what is decoded from it is made to own its strings.
     let first_try = decode_lenient(&text, &options, leniency).map(Decoded::into_owned);

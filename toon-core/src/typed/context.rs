@@ -1,14 +1,9 @@
 //! The typed decoder's state while it walks a decoded value: the field path, for
 //! errors, and the repairs so far.
 
-use std::collections::HashMap;
-
-use indexmap::IndexMap;
-
 use super::constrain::{violation, Measure, Measured};
 use super::{Constraints, Toon};
-use crate::decode::line_of;
-use crate::node::{Memo, Node, Row, Scalar, Table};
+use crate::node::{Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
@@ -16,14 +11,15 @@ use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
 #[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct Cx {
-    path: Vec<Segment>,
+    /// Each step with the line its value stands on (0: the enclosing value's).
+    path: Vec<(Segment, usize)>,
+    /// The line of the field taken last, for a check made right after it.
+    last_line: usize,
     /// The columns found in the table being read (see [`Row::column`]).
     memo: Memo,
     /// The texts of the `Key` segments in `path`, in order.
     keys: Vec<String>,
     repairs: Vec<Repair>,
-    /// Typed repairs not yet placed on a line: (index in `repairs`, path).
-    unplaced: Vec<(usize, String)>,
     /// Drop (and report) a table row the type cannot read, rather than refuse.
     drop_rows: bool,
     /// Field patterns compiled so far.
@@ -45,10 +41,10 @@ impl Cx {
     pub(crate) fn new(repairs: Vec<Repair>, drop_rows: bool) -> Self {
         Cx {
             path: Vec::new(),
+            last_line: 0,
             memo: Memo::new(),
             keys: Vec::new(),
             repairs,
-            unplaced: Vec::new(),
             drop_rows,
             patterns: Vec::new(),
         }
@@ -76,23 +72,10 @@ impl Cx {
         let Some(why) = violation(&value.measure(), constraints, &mut regex) else {
             return Ok(());
         };
-        self.path.push(Segment::Field(key));
+        self.path.push((Segment::Field(key), self.last_line));
         let e = self.error(ParseErrorKind::Constraint, why);
         self.path.pop();
         Err(e)
-    }
-
-    pub(crate) fn has_unplaced(&self) -> bool {
-        !self.unplaced.is_empty()
-    }
-
-    /// Gives each typed repair the line its value stood on.
-    pub(crate) fn place(&mut self, lines: &HashMap<String, usize>) {
-        for (i, path) in self.unplaced.drain(..) {
-            if let Some(line) = line_of(lines, &path) {
-                self.repairs[i].line = line;
-            }
-        }
     }
 
     pub(crate) fn into_repairs(mut self) -> Vec<Repair> {
@@ -100,8 +83,8 @@ impl Cx {
         self.repairs
     }
 
-    fn enter_key(&mut self, key: String) {
-        self.path.push(Segment::Key(self.keys.len()));
+    fn enter_key(&mut self, key: String, line: usize) {
+        self.path.push((Segment::Key(self.keys.len()), line));
         self.keys.push(key);
     }
 
@@ -113,7 +96,7 @@ impl Cx {
     /// The path so far: `violations[1].severity`.
     pub fn path(&self) -> String {
         let mut out = String::new();
-        for seg in &self.path {
+        for (seg, _) in &self.path {
             let name = match *seg {
                 Segment::Field(k) => k,
                 Segment::Key(n) => self.keys[n].as_str(),
@@ -133,17 +116,22 @@ impl Cx {
         out
     }
 
-    /// An error at the current path.
-    pub fn error(&self, kind: ParseErrorKind, message: impl Into<String>) -> ParseError {
-        ParseError::at_path(kind, self.path(), message)
+    /// The line of the innermost value on the path that has one.
+    fn line(&self) -> Option<usize> {
+        self.path.iter().rev().map(|s| s.1).find(|&l| l > 0)
     }
 
-    /// Records a typed repair at the current path.
+    /// An error at the current path, on its line.
+    pub fn error(&self, kind: ParseErrorKind, message: impl Into<String>) -> ParseError {
+        ParseError::at_path(kind, self.line(), self.path(), message)
+    }
+
+    /// Records a typed repair at the current path, on its line.
     pub fn repair(&mut self, kind: RepairKind, detail: impl std::fmt::Display) {
+        let line = self.line().unwrap_or(0);
         let path = self.path();
-        self.unplaced.push((self.repairs.len(), path.clone()));
         self.repairs
-            .push(Repair::new(kind, 0, format!("{path}: {detail}")));
+            .push(Repair::new(kind, line, format!("{path}: {detail}")));
     }
 
     /// The node as a struct's fields, or an error naming the type that wanted one.
@@ -170,15 +158,15 @@ impl Cx {
     /// them, the type has no place for them.
     #[inline]
     pub fn ignore_unknown(&mut self, fields: Fields<'_>) {
-        let keys: Vec<String> = match fields.0 {
-            Source::Map(map) => map.into_keys().collect(),
+        let keys: Vec<(String, usize)> = match fields.0 {
+            Source::Map(map) => map.into_iter().map(|(k, v)| (k, v.line)).collect(),
             Source::Row { row, taken, .. } => (0..row.cells.len().min(row.fields.len()))
                 .filter(|i| taken & (1 << i) == 0)
-                .map(|i| row.fields[i].name.clone())
+                .map(|i| (row.fields[i].name.clone(), row.line))
                 .collect(),
         };
-        for key in keys {
-            self.enter_key(key);
+        for (key, line) in keys {
+            self.enter_key(key, line);
             self.repair(RepairKind::IgnoredKey, "key the type does not have");
             self.leave_key();
         }
@@ -192,12 +180,13 @@ impl Cx {
         key: &'static str,
         aliases: &'static [&'static str],
     ) -> Result<T, ParseError> {
-        self.path.push(Segment::Field(key));
-        let out = match fields
+        let taken = fields
             .take(key, &mut self.memo)
-            .or_else(|| fields.take_alias(aliases))
-        {
-            Some(v) => T::__from_node(v, self),
+            .or_else(|| fields.take_alias(aliases));
+        let line = taken.as_ref().map_or(0, |p| p.line);
+        self.path.push((Segment::Field(key), line));
+        let out = match taken {
+            Some(v) => T::__from_node(v.node, self),
             None => T::__missing().ok_or_else(|| {
                 self.error(
                     ParseErrorKind::MissingField,
@@ -206,6 +195,8 @@ impl Cx {
             }),
         };
         self.path.pop();
+        // Set after the value is read: its own fields set it too.
+        self.last_line = line;
         out
     }
 
@@ -221,6 +212,7 @@ impl Cx {
         if fields.contains(key, &mut self.memo) || aliases.iter().any(|a| fields.has(a)) {
             self.field(fields, key, aliases)
         } else {
+            self.last_line = 0;
             Ok(missing())
         }
     }
@@ -228,10 +220,11 @@ impl Cx {
     /// Reads element `index` of an array.
     pub(crate) fn element<T: Toon>(
         &mut self,
-        node: Node<'_>,
+        item: Placed<'_>,
         index: usize,
     ) -> Result<T, ParseError> {
-        self.path.push(Segment::Index(index));
+        let Placed { line, node } = item;
+        self.path.push((Segment::Index(index), line));
         let out = T::__from_node(node, self);
         self.path.pop();
         out
@@ -244,16 +237,17 @@ impl Cx {
     #[inline]
     fn row<T: Toon>(
         &mut self,
-        node: Node<'_>,
+        row: Placed<'_>,
         index: usize,
         out: &mut Vec<T>,
         first: &mut Option<ParseError>,
     ) -> Result<(), ParseError> {
-        match self.element(node, index) {
+        let line = row.line;
+        match self.element(row, index) {
             Ok(value) => out.push(value),
             // A value outside its constraint is data, and refused: never dropped.
             Err(e) if self.drop_rows && e.kind() != ParseErrorKind::Constraint => {
-                self.path.push(Segment::Index(index));
+                self.path.push((Segment::Index(index), line));
                 let at = e.path().map(|p| format!("at `{p}`: ")).unwrap_or_default();
                 self.repair(
                     RepairKind::DroppedRow,
@@ -274,8 +268,9 @@ impl Cx {
         let mut out = Vec::with_capacity(table.len());
         let mut first = None;
         if !table.is_flat() {
-            for (i, row) in table.into_rows().enumerate() {
-                self.row(Node::object(row), i, &mut out, &mut first)?;
+            for (i, (line, row)) in table.into_rows().enumerate() {
+                let row = Placed::new(line, Node::object(row));
+                self.row(row, i, &mut out, &mut first)?;
             }
             return every_row_dropped(out, first);
         }
@@ -283,6 +278,7 @@ impl Cx {
             fields,
             cells,
             ends,
+            lines,
         } = table;
         // A row lends its cells for as long as they may borrow the text, so
         // the rows are split off the cells one by one.
@@ -294,11 +290,13 @@ impl Cx {
             let (cells, tail) = std::mem::take(&mut rest).split_at_mut(end - start);
             rest = tail;
             start = end;
+            let line = lines[i];
             let row = Row {
                 fields: &fields,
                 cells,
+                line,
             };
-            if let Err(e) = self.row(Node::Row(row), i, &mut out, &mut first) {
+            if let Err(e) = self.row(Placed::new(line, Node::Row(row)), i, &mut out, &mut first) {
                 self.memo = outer;
                 return Err(e);
             }
@@ -310,7 +308,7 @@ impl Cx {
     /// A single value where a list is wanted, read as a one-item list (reported).
     pub(crate) fn lone_item<T: Toon>(&mut self, node: Node<'_>) -> Result<Vec<T>, ParseError> {
         let what = node.describe();
-        let item = self.element(node, 0)?;
+        let item = self.element(Placed::new(0, node), 0)?;
         self.repair(
             RepairKind::WrappedInList,
             format!("a single {what} where a list belongs, read as a list of one"),
@@ -319,9 +317,9 @@ impl Cx {
     }
 
     /// Reads entry `key` of a map.
-    pub(crate) fn entry<T: Toon>(&mut self, node: Node<'_>, key: &str) -> Result<T, ParseError> {
-        self.enter_key(key.to_owned());
-        let out = T::__from_node(node, self);
+    pub(crate) fn entry<T: Toon>(&mut self, entry: Placed<'_>, key: &str) -> Result<T, ParseError> {
+        self.enter_key(key.to_owned(), entry.line);
+        let out = T::__from_node(entry.node, self);
         self.leave_key();
         out
     }
@@ -334,9 +332,11 @@ impl Cx {
         names: &[&str],
         aliases: &[(&str, usize)],
     ) -> Result<usize, ParseError> {
-        self.path.push(Segment::Field(tag));
-        let out = match fields.take(tag, &mut self.memo) {
-            Some(v) => self.variant(&v, names, aliases),
+        let taken = fields.take(tag, &mut self.memo);
+        self.path
+            .push((Segment::Field(tag), taken.as_ref().map_or(0, |p| p.line)));
+        let out = match taken {
+            Some(v) => self.variant(&v.node, names, aliases),
             None => Err(self.error(
                 ParseErrorKind::MissingField,
                 format!(
@@ -435,7 +435,7 @@ pub struct Fields<'t>(Source<'t>);
 
 #[derive(Debug)]
 enum Source<'t> {
-    Map(IndexMap<String, Node<'t>>),
+    Map(Object<'t>),
     /// `taken`: a bit per column already read; `asked`: how many fields the
     /// type has taken so far (see [`Row::column`]).
     Row {
@@ -460,7 +460,7 @@ impl<'t> Fields<'t> {
     }
 
     #[inline]
-    fn take(&mut self, key: &'static str, memo: &mut Memo) -> Option<Node<'t>> {
+    fn take(&mut self, key: &'static str, memo: &mut Memo) -> Option<Placed<'t>> {
         match &mut self.0 {
             // `shift_remove` keeps the order of what is left, for the report.
             Source::Map(map) => map.shift_remove(key),
@@ -468,20 +468,22 @@ impl<'t> Fields<'t> {
                 let i = Self::column(row, memo, *taken, *asked, key);
                 *asked += 1;
                 *taken |= 1 << i?;
-                Some(Node::Scalar(std::mem::take(&mut row.cells[i?])))
+                let cell = Node::Scalar(std::mem::take(&mut row.cells[i?]));
+                Some(Placed::new(row.line, cell))
             }
         }
     }
 
     /// Takes the first of `aliases` present (slow path: aliases are rare).
-    fn take_alias(&mut self, aliases: &'static [&'static str]) -> Option<Node<'t>> {
+    fn take_alias(&mut self, aliases: &'static [&'static str]) -> Option<Placed<'t>> {
         let alias = aliases.iter().find(|a| self.has(a))?;
         match &mut self.0 {
             Source::Map(map) => map.shift_remove(*alias),
             Source::Row { row, taken, .. } => {
                 let i = row.fields.iter().position(|f| f.name == *alias)?;
                 *taken |= 1 << i;
-                Some(Node::Scalar(std::mem::take(&mut row.cells[i])))
+                let cell = Node::Scalar(std::mem::take(&mut row.cells[i]));
+                Some(Placed::new(row.line, cell))
             }
         }
     }

@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use super::Shape;
-use crate::node::{Node, Scalar};
+use crate::node::{Node, Placed, Scalar};
 use crate::{encode, FinishReason, ParseError, ParseErrorKind};
 
 /// The delimited fields of `shape`, when it is a struct (the reply's root), in
@@ -118,7 +118,8 @@ pub(crate) fn insert(node: &mut Node<'_>, prose: Vec<Prose>) -> Result<(), Parse
                 ),
             ));
         }
-        map.insert(p.name.to_owned(), Node::Scalar(Scalar::String(p.text)));
+        let text = Node::Scalar(Scalar::String(p.text));
+        map.insert(p.name.to_owned(), Placed::new(0, text));
     }
     Ok(())
 }

@@ -106,22 +106,12 @@ pub trait Toon: Sized {
         let guide = guide::TypeGuide::new(shape);
         let mut short_rows = Vec::new();
         let mut read = || {
-            let mut decoded = decode_reply_guided(completion, Some(&guide), false, options)?;
+            let mut decoded = decode_reply_guided(completion, Some(&guide), options)?;
             short_rows = decoded.short_rows;
             delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
+            // Every value carries its line, so errors and typed repairs are placed as they are made.
             let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
-            let mut result = Self::__from_node(decoded.value, &mut cx);
-            if result.is_err() || cx.has_unplaced() {
-                // Place typed repairs and errors on the lines of the completion: decode
-                // once more, recording where each value stood. Only replies that need
-                // it pay for the second pass.
-                let lines = decode_reply_guided(completion, Some(&guide), true, options)?.lines;
-                cx.place(&lines);
-                if let Err(e) = &mut result {
-                    e.place(&lines);
-                }
-            }
-            let value = result?;
+            let value = Self::__from_node(decoded.value, &mut cx)?;
             let mut repairs = cx.into_repairs();
             // A row dropped for a missing cell says which, where only one column can be it.
             for r in repairs

@@ -570,9 +570,9 @@ impl<T: Toon> ToonStream<T> {
 /// Decodes a small document through the reply decoder (with the type's guide)
 /// and returns the value at `key`.
 fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -> Option<Value> {
-    let decoded = decode_reply_guided(doc, Some(guide), false, options).ok()?;
+    let decoded = decode_reply_guided(doc, Some(guide), options).ok()?;
     match decoded.value {
-        Node::Object(mut map) => map.shift_remove(key).map(Node::into_value),
+        Node::Object(mut map) => map.shift_remove(key).map(|p| p.node.into_value()),
         _ => None,
     }
 }
