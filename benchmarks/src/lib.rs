@@ -114,6 +114,47 @@ pub fn detections(n: usize) -> Detections {
     }
 }
 
+/// How a file was changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Toon, OutputSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    Added,
+    Modified,
+    Deleted,
+    Renamed,
+}
+
+/// One file of a change: records of short cells (an id, a path, an enum, integers).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Toon, OutputSchema)]
+pub struct FileChange {
+    pub id: u32,
+    pub path: String,
+    pub kind: ChangeKind,
+    pub added: u32,
+    pub removed: u32,
+}
+
+/// `n` file changes, deterministic.
+pub fn changes(n: usize) -> Vec<FileChange> {
+    const DIRS: [&str; 4] = ["src", "src/reply", "tests", "benches"];
+    const FILES: [&str; 5] = ["mod.rs", "lex.rs", "node.rs", "decode.rs", "strip.rs"];
+    const KINDS: [ChangeKind; 4] = [
+        ChangeKind::Added,
+        ChangeKind::Modified,
+        ChangeKind::Deleted,
+        ChangeKind::Renamed,
+    ];
+    (0..n)
+        .map(|i| FileChange {
+            id: i as u32 + 1,
+            path: format!("{}/{}", DIRS[i % 4], FILES[i % 5]),
+            kind: KINDS[i % 4].clone(),
+            added: (i * 7 % 300) as u32,
+            removed: (i * 3 % 120) as u32,
+        })
+        .collect()
+}
+
 /// The same reply as a small model might write it: inside a fence after a line
 /// of prose, indented by four spaces, with a wrong row count.
 pub fn repaired_reply(toon: &str) -> String {
@@ -127,61 +168,121 @@ pub fn repaired_reply(toon: &str) -> String {
     )
 }
 
-/// The texts the decode benchmarks read: `rows` violations as TOON, as JSON,
-/// and as TOON needing repairs.
-pub struct DecodeInputs {
-    pub data: Vec<Violation>,
+/// The reply with cell `column` of its last row replaced by a value no enum
+/// has: a reply the type refuses on its last row.
+pub fn refused_reply(toon: &str, column: usize) -> String {
+    let (head, last) = toon.rsplit_once('\n').expect("a table of rows");
+    let mut cells: Vec<&str> = last.split(',').collect();
+    cells[column] = "UNHEARD_OF";
+    format!("{head}\n{}", cells.join(","))
+}
+
+/// Reads a reply with rows the type cannot read refused, not dropped
+/// (`refuse_dropped_rows`): by default such a row is dropped and reported.
+pub fn read_refused<T: Toon>(reply: &str) -> Result<Vec<T>, toon_core::ParseError> {
+    let options = toon_core::ReplyOptions {
+        refuse_dropped_rows: true,
+        ..Default::default()
+    };
+    Vec::<T>::from_toon_with_options(reply, &options).map(|r| r.value)
+}
+
+/// A decoder under test: its benchmark name and what it runs.
+pub type Decoder<'a, T> = (&'static str, Box<dyn Fn() -> Vec<T> + 'a>);
+
+/// The texts the decode benchmarks read: the same rows as TOON, as JSON, as
+/// TOON needing repairs, and as TOON the type refuses on its last row.
+pub struct DecodeInputs<T> {
+    /// Prefixed to each benchmark's name (`""` or `"short_"`).
+    pub prefix: &'static str,
+    pub data: Vec<T>,
     pub toon: String,
     pub json: String,
     pub repaired: String,
+    pub refused: String,
 }
 
-impl DecodeInputs {
-    /// The inputs for `rows` violations; checks that every decoder reads them back.
-    pub fn new(rows: usize) -> Self {
-        let data = violations(rows);
+/// `rows` violations (the compliance records: sentences in two cells).
+pub fn violation_inputs(rows: usize) -> DecodeInputs<Violation> {
+    // `severity` is the second column.
+    DecodeInputs::new("", violations(rows), 1)
+}
+
+/// `rows` file changes (short cells).
+pub fn change_inputs(rows: usize) -> DecodeInputs<FileChange> {
+    // `kind` is the third column.
+    DecodeInputs::new("short_", changes(rows), 2)
+}
+
+impl<T> DecodeInputs<T>
+where
+    T: Toon + Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    /// The inputs for `data`, refused at the enum cell `column` of the last row;
+    /// checks that every decoder reads them back (the refused reply as refused,
+    /// on its last line).
+    pub fn new(prefix: &'static str, data: Vec<T>, column: usize) -> Self {
         let toon = data.to_toon();
         let inputs = DecodeInputs {
+            prefix,
             json: serde_json::to_string(&data).unwrap(),
             repaired: repaired_reply(&toon),
+            refused: refused_reply(&toon, column),
             toon,
             data,
         };
         for (name, decode) in inputs.decoders() {
-            assert_eq!(decode(), inputs.data, "{name} reads the data back");
+            let expected = if name.ends_with("refused") { &[][..] } else { &inputs.data[..] };
+            assert_eq!(decode(), expected, "{name} reads the data back");
         }
+        let Err(e) = read_refused::<T>(&inputs.refused) else {
+            panic!("the refused reply was read");
+        };
+        assert_eq!(e.line(), Some(inputs.refused.lines().count()), "{e}");
         inputs
     }
 
-    /// Each decoder, by the name its criterion benchmark has: the same data into
-    /// `Vec<Violation>`.
-    #[allow(clippy::type_complexity)]
-    pub fn decoders(&self) -> Vec<(&'static str, Box<dyn Fn() -> Vec<Violation> + '_>)> {
+    /// Each decoder, by the name its criterion benchmark has: the same data
+    /// into `Vec<T>` (the refused reply gives an empty list once refused).
+    pub fn decoders(&self) -> Vec<Decoder<'_, T>> {
+        let named = |name: &str| -> &'static str {
+            Box::leak(format!("{}{name}", self.prefix).into_boxed_str())
+        };
         vec![
             (
-                "serde_json",
+                named("serde_json"),
                 Box::new(|| serde_json::from_str(&self.json).unwrap()),
             ),
             (
-                "from_toon",
-                Box::new(|| Vec::<Violation>::from_toon(&self.toon).unwrap()),
+                named("from_toon"),
+                Box::new(|| Vec::<T>::from_toon(&self.toon).unwrap()),
             ),
             (
-                "from_toon_repairs",
-                Box::new(|| Vec::<Violation>::from_toon(&self.repaired).unwrap()),
+                named("from_toon_repairs"),
+                Box::new(|| Vec::<T>::from_toon(&self.repaired).unwrap()),
             ),
             (
-                "toon_format",
+                named("from_toon_refused"),
+                Box::new(|| match read_refused::<T>(&self.refused) {
+                    Ok(_) => panic!("the refused reply was read"),
+                    Err(e) => {
+                        std::hint::black_box(e);
+                        Vec::new()
+                    }
+                }),
+            ),
+            (
+                named("toon_format"),
                 Box::new(|| toon_format::decode_default(&self.toon).unwrap()),
             ),
             (
-                "serde_toon",
+                named("serde_toon"),
                 Box::new(|| serde_toon::from_str(&self.toon).unwrap()),
             ),
             (
-                "stream_4_bytes",
+                named("stream_4_bytes"),
                 Box::new(|| {
-                    let mut s = toon_core::ToonStream::<Vec<Violation>>::new();
+                    let mut s = toon_core::ToonStream::<Vec<T>>::new();
                     for chunk in self.toon.as_bytes().chunks(4) {
                         // The text is ASCII, so 4-byte chunks are whole characters.
                         s.push(std::str::from_utf8(chunk).unwrap());
