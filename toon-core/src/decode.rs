@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::error::{DecodeError, DecodeErrorKind};
 use crate::header::{parse_header, Field, Header, HeaderParse};
 use crate::lex::{
     find_unquoted, find_unquoted_byte, offset_in, parse_quoted, parse_value_token, split_unquoted,
@@ -9,7 +10,7 @@ use crate::lex::{
 };
 use crate::lines::{split_lines, Line};
 use crate::node::{fill, Node, Object, Placed, Scalar, Table};
-use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
+use crate::options::DecodeOptions;
 
 /// Decodes a TOON document into a JSON value.
 ///

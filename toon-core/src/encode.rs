@@ -4,7 +4,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::lex::number_shape;
-use crate::EncodeOptions;
+use crate::options::EncodeOptions;
 
 /// Encodes a JSON value as a TOON document.
 ///

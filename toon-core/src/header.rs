@@ -1,7 +1,7 @@
 //! Array and keyed headers (§6): `key[N<delim?>]{fields}:` and `key[N:<delim?>]{fields}:`.
 
+use crate::error::DecodeErrorKind;
 use crate::lex::{find_unquoted, parse_quoted, parse_quoted_prefix, trim_spaces, LexError};
-use crate::DecodeErrorKind;
 
 /// One entry of a header's field list, with its nested field group if it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]

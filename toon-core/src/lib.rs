@@ -80,10 +80,10 @@
 #[doc(hidden)]
 pub mod __private {
     pub use crate::node::Node;
-    pub use crate::typed::{
-        trim_doc, Constraints, Cx, EnumShape, FieldShape, Fields, Measure, Measured, StructShape,
-        TaggedShape, VariantShape,
+    pub use crate::shape::{
+        trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
+    pub use crate::typed::{Cx, Fields, Measure, Measured};
     pub use serde_json::{Map, Value};
 }
 
@@ -97,23 +97,24 @@ mod lex;
 mod lines;
 mod node;
 mod options;
+mod prompt;
 mod reply;
+mod request;
 mod schema;
+mod shape;
 mod typed;
 
 pub use decode::decode;
 pub use encode::encode;
 pub use equality::json_model_eq;
 pub use error::{DecodeError, DecodeErrorKind};
-pub use grammar::{
-    constrain_request, reply_text, ConstrainError, GrammarServer, GrammarSyntax, DEFAULT_MAX_ITEMS,
-    DEFAULT_MAX_LEN,
-};
+pub use grammar::{GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
     decode_reply, decode_reply_with_options, decode_reply_with_report, FinishReason, ParseError,
     ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
 };
+pub use request::{constrain_request, reply_text, ConstrainError, GrammarServer};
 pub use schema::{
     from_json_reply, from_json_reply_with_check, from_json_reply_with_options,
     from_json_reply_with_report, json_mode, response_format, strict_violations, OutputSchema,
@@ -122,6 +123,7 @@ pub use schema::{
 /// Derives [`OutputSchema`]; the shapes and keys it takes are those of [`macro@Toon`].
 #[cfg(feature = "derive")]
 pub use schema_derive::OutputSchema;
+pub use shape::{Constraints, Shape};
 /// Derives [`Toon`] for a struct with named fields, a newtype struct (or a
 /// one-field struct marked `transparent`), an enum of unit variants, or an
 /// internally tagged enum (`#[toon(tag = "kind")]` or `#[serde(tag = "kind")]`).
@@ -142,6 +144,6 @@ pub use schema_derive::OutputSchema;
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
 pub use typed::{
-    Attempt, Constraints, Event as StreamEvent, Retried, RetryError, Shape, Toon, ToonEvents,
-    ToonOutputParser, ToonStream, Turn,
+    Attempt, Event as StreamEvent, Retried, RetryError, Toon, ToonEvents, ToonOutputParser,
+    ToonStream, Turn,
 };

@@ -1,7 +1,7 @@
 //! The lexical pre-pass (§5.1, §12): byte-order mark, line endings, trailing
 //! spaces, comment lines, blank lines, and the depth of each line.
 
-use crate::{DecodeError, DecodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind};
 
 /// One non-blank, non-comment line.
 #[derive(Debug, Clone, Copy)]

@@ -9,9 +9,10 @@
 //! from its own text, and owns its strings.
 
 use indexmap::IndexMap;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::header::Field;
+pub use crate::lex::Scalar;
 
 /// A decoded value; see the module docs. Generated code receives it. `'t` is
 /// the text it was read from, which unquoted strings borrow until a type takes them.
@@ -77,70 +78,6 @@ pub struct Row<'t> {
 /// The columns a type has found in a table so far, kept from row to row (see
 /// [`Row::column`]): the `nth` field asked for, and its column.
 pub(crate) type Memo = Vec<(&'static str, Option<usize>)>;
-
-/// A primitive: `Value` without its object and array variants, so a table cell
-/// takes 24 bytes rather than 72 (a 10,000-row table is 50,000 cells).
-#[doc(hidden)]
-#[derive(Debug, Default)]
-pub enum Scalar<'t> {
-    #[default]
-    Null,
-    Bool(bool),
-    Number(Number),
-    /// Unquoted text, borrowed from the reply: a type that only compares it
-    /// (an enum) never copies it, and one that keeps it copies it once.
-    Text(&'t str),
-    /// A quoted string unescaped, or a string from a JSON reply.
-    String(String),
-}
-
-impl From<Scalar<'_>> for Value {
-    fn from(scalar: Scalar<'_>) -> Self {
-        match scalar {
-            Scalar::Null => Value::Null,
-            Scalar::Bool(b) => Value::Bool(b),
-            Scalar::Number(n) => Value::Number(n),
-            Scalar::Text(s) => Value::String(s.to_owned()),
-            Scalar::String(s) => Value::String(s),
-        }
-    }
-}
-
-impl Scalar<'_> {
-    /// The text, if the scalar is one.
-    #[inline]
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        match self {
-            Scalar::Text(s) => Some(s),
-            Scalar::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The scalar with its text owned, no longer borrowing the reply.
-    fn into_owned<'b>(self) -> Scalar<'b> {
-        match self {
-            Scalar::Null => Scalar::Null,
-            Scalar::Bool(b) => Scalar::Bool(b),
-            Scalar::Number(n) => Scalar::Number(n),
-            Scalar::Text(s) => Scalar::String(s.to_owned()),
-            Scalar::String(s) => Scalar::String(s),
-        }
-    }
-
-    /// A few words on what the value is, for messages.
-    pub(crate) fn describe(&self) -> String {
-        match self {
-            Scalar::Null => "null".into(),
-            Scalar::Bool(b) => format!("the boolean {b}"),
-            Scalar::Number(n) => format!("the number {n}"),
-            Scalar::Text(_) | Scalar::String(_) => format!(
-                "the text `{}`",
-                crate::lex::clip(self.as_str().unwrap_or_default())
-            ),
-        }
-    }
-}
 
 impl<'t> Table<'t> {
     pub(crate) fn with_capacity(fields: Vec<Field>, rows: usize, cells: usize) -> Self {

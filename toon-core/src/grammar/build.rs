@@ -12,8 +12,9 @@ use super::ir::{alt, class, lit, repeat, seq, Expr, Grammar};
 use super::text;
 use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, needs_quotes, quote};
-use crate::typed::render::{field_list, named, table_fields};
-use crate::typed::{EnumShape, FieldShape, Shape, StructShape, TaggedShape};
+use crate::shape::{
+    field_list, named, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape,
+};
 
 /// How many times a type may stand nested inside itself before its lists
 /// must be empty and its optional fields `null`.

@@ -33,12 +33,9 @@
 mod build;
 mod ir;
 mod render;
-mod request;
 mod text;
 
-pub use request::{constrain_request, reply_text, ConstrainError, GrammarServer};
-
-use crate::Shape;
+use crate::shape::Shape;
 
 /// The longest text value a grammar admits where the field sets no `max_len`, in characters.
 pub const DEFAULT_MAX_LEN: u32 = 200;

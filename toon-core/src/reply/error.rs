@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::DecodeError;
+use crate::error::DecodeError;
 
 /// What kind of failure a [`ParseError`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

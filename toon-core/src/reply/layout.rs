@@ -2,8 +2,8 @@
 //! headers missing their colon.
 
 use super::{Repair, RepairKind};
+use crate::error::DecodeErrorKind;
 use crate::header::{parse_header, HeaderParse};
-use crate::DecodeErrorKind;
 
 pub(crate) fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()

@@ -17,8 +17,9 @@ pub(crate) use finish::{settle, settle_error};
 pub use report::{Repair, RepairKind, Reply};
 
 use crate::decode::{decode_lenient, Decoded, Leniency, Note};
+use crate::error::{DecodeError, DecodeErrorKind};
 use crate::node::Node;
-use crate::{DecodeError, DecodeErrorKind, DecodeOptions};
+use crate::options::DecodeOptions;
 
 /// How the reply decoders read a reply: limits, what the server said about how
 /// the reply ended, and whether a dropped row refuses the reply. The defaults

@@ -346,7 +346,7 @@ pub(crate) fn starts_document(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ParseErrorKind;
+    use crate::reply::ParseErrorKind;
 
     fn run(s: &str) -> (String, Vec<RepairKind>) {
         let mut r = Vec::new();

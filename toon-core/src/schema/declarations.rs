@@ -1,7 +1,7 @@
 //! The declarations prompt: a type and every type it uses, as Rust declarations
 //! with their doc comments and wire names, in order of first use.
 
-use crate::typed::{FieldShape, Shape};
+use crate::shape::{FieldShape, Shape};
 
 pub(crate) fn render(shape: &Shape) -> String {
     let mut r = Renderer::default();
@@ -84,7 +84,7 @@ impl Renderer {
         for f in fields {
             text.push_str(&doc_lines(f.doc, indent));
             // The field's constraints beside it, in the fewest words: `// 0 to 5`.
-            let bound = crate::typed::constraint_note(&f.shape, &f.constraints)
+            let bound = crate::shape::constraint_note(&f.shape, &f.constraints)
                 .map(|n| format!(" // {n}"))
                 .unwrap_or_default();
             text.push_str(&format!(

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::OutputSchema;
-use crate::typed::Shape;
+use crate::shape::Shape;
 
 macro_rules! leaves {
     ($($t:ty => $shape:expr),* $(,)?) => {$(

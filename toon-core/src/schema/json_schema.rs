@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::typed::{Constraints, FieldShape, Shape};
+use crate::shape::{Constraints, FieldShape, Shape};
 
 /// The schema of a root shape: the root inline, the derived types it uses in `$defs`.
 pub(crate) fn schema(shape: &Shape) -> Value {

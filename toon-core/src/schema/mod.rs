@@ -11,8 +11,8 @@ pub(crate) use tool::{name_and_doc, tool_name};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use crate::typed::Shape;
-use crate::{ParseError, Repair, ReplyOptions};
+use crate::reply::{ParseError, Repair, ReplyOptions};
+use crate::shape::Shape;
 
 pub use json_schema::strict_violations;
 

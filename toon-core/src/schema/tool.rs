@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
 use super::{from_json_reply_with_options, strict_violations, OutputSchema};
-use crate::typed::Shape;
-use crate::{FinishReason, ParseError, ParseErrorKind, ReplyOptions};
+use crate::reply::{FinishReason, ParseError, ParseErrorKind, ReplyOptions};
+use crate::shape::Shape;
 
 /// A type's tool definition: name and description from the type (its Rust
 /// name and doc comment) unless overridden, parameters from its JSON Schema.

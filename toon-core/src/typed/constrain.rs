@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::Constraints;
+use crate::shape::{span_text, Constraints};
 
 /// What a constraint measures in a value: a number, a text's characters, or a
 /// list's items. Values of other types measure nothing and pass.
@@ -84,17 +84,6 @@ impl Measure for Value {
     }
 }
 
-/// `0 to 5`, `at least 1`, `at most 80`: a pair of bounds in the fewest words.
-pub(crate) fn span_text<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> Option<String> {
-    match (min, max) {
-        (Some(a), Some(b)) if a.to_string() == b.to_string() => Some(format!("exactly {a}")),
-        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
-        (Some(a), None) => Some(format!("at least {a}")),
-        (None, Some(b)) => Some(format!("at most {b}")),
-        (None, None) => None,
-    }
-}
-
 /// Why `value` breaks `c`, if it does; `regex` compiles (and keeps) a pattern.
 pub(crate) fn violation(
     value: &Measured<'_>,
@@ -141,30 +130,5 @@ pub(crate) fn violation(
             })
         }
         Measured::Nothing => None,
-    }
-}
-
-/// A field's constraints in the fewest words, for the prompts: `0 to 5`,
-/// `at most 80 characters`, `matching `^R-\d+$``, `1 to 5 items`.
-pub(crate) fn note(shape: &super::Shape, c: &Constraints) -> Option<String> {
-    use super::Shape;
-    let mut inner = shape.resolve();
-    while let Shape::Option(s) = inner {
-        inner = s.resolve();
-    }
-    match inner {
-        Shape::Integer { .. } | Shape::Float => span_text(c.min, c.max),
-        Shape::String => {
-            let length = span_text(c.min_length, c.max_length).map(|s| format!("{s} characters"));
-            let pattern = c.pattern.map(|p| format!("matching `{p}`"));
-            match (pattern, length) {
-                (Some(p), Some(l)) => Some(format!("{p}, {l}")),
-                (p, l) => p.or(l),
-            }
-        }
-        Shape::List(_) | Shape::Map(_) => {
-            span_text(c.min_length, c.max_length).map(|s| format!("{s} items"))
-        }
-        _ => None,
     }
 }

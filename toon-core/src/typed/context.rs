@@ -4,7 +4,7 @@
 use super::constrain::{violation, Measure, Measured};
 use super::{Constraints, Toon};
 use crate::node::{Memo, Node, Object, Placed, Row, Scalar, Table};
-use crate::{ParseError, ParseErrorKind, Repair, RepairKind};
+use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
 /// methods are not part of the public API.

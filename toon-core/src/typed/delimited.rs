@@ -11,9 +11,10 @@
 
 use serde_json::Value;
 
-use super::Shape;
+use crate::encode::encode;
 use crate::node::{Node, Placed, Scalar};
-use crate::{encode, FinishReason, ParseError, ParseErrorKind};
+use crate::reply::{FinishReason, ParseError, ParseErrorKind};
+use crate::shape::Shape;
 
 /// The delimited fields of `shape`, when it is a struct (the reply's root), in
 /// declaration order.

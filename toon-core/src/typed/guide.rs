@@ -3,14 +3,13 @@
 //! Each applies only to a line that would otherwise fail to decode.
 
 use super::context::loose_variant;
-use super::render::{field_list, table_fields};
-use super::shape::{FieldShape, Shape};
 use crate::encode::quote;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, offset_in, parse_number, split_unquoted, trim_spaces};
 use crate::reply::layout::{add_header_colon, indent_of, significant};
 use crate::reply::Guide;
-use crate::{Repair, RepairKind};
+use crate::reply::{Repair, RepairKind};
+use crate::shape::{field_list, table_fields, FieldShape, Shape};
 
 /// The expected type, as the reply decoder's guide.
 #[derive(Debug)]

@@ -4,10 +4,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Number, Value};
 
-use super::{Cx, Shape, Toon};
+use super::{Cx, Toon};
 use crate::lex::parse_number;
 use crate::node::{Node, Scalar};
-use crate::{ParseError, ParseErrorKind, RepairKind};
+use crate::reply::{ParseError, ParseErrorKind, RepairKind};
+use crate::shape::Shape;
 
 impl Toon for String {
     fn __shape() -> Shape {

@@ -7,24 +7,21 @@ mod delimited;
 mod guide;
 mod impls;
 mod parser;
-pub(crate) mod render;
-mod shape;
 mod stream;
 
 use serde_json::Value;
 
-pub(crate) use constrain::note as constraint_note;
+use crate::shape::{Constraints, Shape};
 pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
-pub use shape::{
-    trim_doc, Constraints, EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape,
-};
 pub use stream::{Event, ToonEvents, ToonStream};
 
+use crate::encode::encode;
+use crate::grammar::GrammarSyntax;
 use crate::node::Node;
 use crate::reply::{decode_reply_guided, settle};
-use crate::{encode, GrammarSyntax, ParseError, RepairKind, Reply, ReplyOptions};
+use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -145,14 +142,14 @@ pub trait Toon: Sized {
     /// The skeleton of the type's TOON form: one line per key, every array shown
     /// by its header with `[N]` standing for its length.
     fn toon_header() -> String {
-        render::header(&Self::__shape())
+        crate::prompt::header(&Self::__shape())
     }
 
     /// The text for the system prompt: the skeleton with each field's doc comment
     /// as a `#` comment line, the allowed values of each enum, how to write an
     /// empty list, and the quoting rule.
     fn toon_prompt() -> String {
-        render::prompt(&Self::__shape())
+        crate::prompt::prompt(&Self::__shape())
     }
 
     /// The grammar of exactly the TOON that [`to_toon`](Toon::to_toon) writes for

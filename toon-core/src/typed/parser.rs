@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::Toon;
-use crate::{FinishReason, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
+use crate::reply::{FinishReason, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
 
 /// A check of a decoded value that only the call site can make (how many
 /// sources it sent, which ids exist): `Err` says what is wrong, for the model.

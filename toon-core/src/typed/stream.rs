@@ -40,7 +40,7 @@ use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::Node;
 use crate::reply::strip::{is_fence, starts_document, untag};
 use crate::reply::{decode_reply_guided, Guide, ReplyOptions};
-use crate::{ParseError, Reply};
+use crate::reply::{ParseError, Reply};
 
 /// A value the stream has decided.
 #[derive(Debug, Clone, PartialEq)]

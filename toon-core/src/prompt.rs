@@ -1,8 +1,10 @@
 //! The skeleton (`toon_header`) and the prompt snippet (`toon_prompt`) of a shape.
 
-use super::constrain::note;
-use super::shape::{Constraints, FieldShape, Shape};
 use crate::encode::encode_key;
+use crate::shape::{
+    constraint_note as note, field_list, named, table_fields, Constraints, EnumShape, FieldShape,
+    Shape,
+};
 
 /// The placeholder for a primitive's value.
 fn placeholder(shape: &Shape) -> String {
@@ -30,47 +32,11 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
     }
 }
 
-/// `{a,b,customer{name,country}}`: a table's field list, nested groups for flat struct columns.
-pub(crate) fn field_list(fields: &[FieldShape]) -> String {
-    let names: Vec<String> = fields
-        .iter()
-        .map(|f| match f.shape.flat_fields() {
-            Some(sub) => format!("{}{}", encode_key(f.name), field_list(&sub)),
-            None => encode_key(f.name),
-        })
-        .collect();
-    format!("{{{}}}", names.join(","))
-}
-
-/// A table's fields, all primitives or flat structs (nested field groups).
-pub(crate) fn table_fields(item: &Shape) -> Option<Vec<FieldShape>> {
-    match item.resolve() {
-        Shape::Struct(s)
-            if !s.fields.is_empty()
-                && s.fields
-                    .iter()
-                    .all(|f| f.shape.is_primitive() || f.shape.flat_fields().is_some()) =>
-        {
-            Some(s.fields)
-        }
-        _ => None,
-    }
-}
-
 struct Out {
     lines: Vec<String>,
     comments: bool,
     /// The named types being rendered, so a recursive type is shown once.
     stack: Vec<&'static str>,
-}
-
-/// The name of a derived type a field refers to, directly or as list items.
-pub(crate) fn named(shape: &Shape) -> Option<&'static str> {
-    match shape {
-        Shape::Named { name, .. } => Some(name),
-        Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => named(inner),
-        _ => None,
-    }
 }
 
 impl Out {
@@ -263,7 +229,7 @@ fn type_doc(shape: &Shape) -> &'static str {
     }
 }
 
-fn allowed(e: &super::EnumShape) -> String {
+fn allowed(e: &EnumShape) -> String {
     e.variants
         .iter()
         .map(|(name, doc)| {

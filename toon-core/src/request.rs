@@ -4,8 +4,9 @@ use std::fmt;
 
 use serde_json::{json, Value};
 
-use super::GrammarSyntax;
-use crate::{Shape, Toon};
+use crate::grammar::GrammarSyntax;
+use crate::shape::Shape;
+use crate::typed::Toon;
 
 /// Servers that constrain a chat completion to a grammar, each in its own field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

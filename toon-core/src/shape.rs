@@ -1,5 +1,7 @@
-//! The description of a type that derives `Toon`: what the header, the prompt
-//! and the typed decoder are built from.
+//! The description of a type that derives `Toon`: what the header, the prompt,
+//! the JSON Schema, the grammar and the typed decoder are all built from.
+
+use crate::encode::encode_key;
 
 /// The shape of a value of a Rust type, as TOON sees it.
 #[derive(Debug, Clone)]
@@ -215,6 +217,80 @@ pub const fn trim_doc(doc: &'static str) -> &'static str {
     match core::str::from_utf8(middle) {
         Ok(s) => s,
         Err(_) => doc,
+    }
+}
+
+// What a shape looks like on the wire and in words, shared by the prompt, the
+// grammar, the schema and the decoder's guide.
+
+/// `{a,b,customer{name,country}}`: a table's field list, nested groups for flat struct columns.
+pub(crate) fn field_list(fields: &[FieldShape]) -> String {
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| match f.shape.flat_fields() {
+            Some(sub) => format!("{}{}", encode_key(f.name), field_list(&sub)),
+            None => encode_key(f.name),
+        })
+        .collect();
+    format!("{{{}}}", names.join(","))
+}
+
+/// A table's fields, all primitives or flat structs (nested field groups).
+pub(crate) fn table_fields(item: &Shape) -> Option<Vec<FieldShape>> {
+    match item.resolve() {
+        Shape::Struct(s)
+            if !s.fields.is_empty()
+                && s.fields
+                    .iter()
+                    .all(|f| f.shape.is_primitive() || f.shape.flat_fields().is_some()) =>
+        {
+            Some(s.fields)
+        }
+        _ => None,
+    }
+}
+
+/// The name of a derived type a field refers to, directly or as list items.
+pub(crate) fn named(shape: &Shape) -> Option<&'static str> {
+    match shape {
+        Shape::Named { name, .. } => Some(name),
+        Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => named(inner),
+        _ => None,
+    }
+}
+
+/// `0 to 5`, `at least 1`, `at most 80`: a pair of bounds in the fewest words.
+pub(crate) fn span_text<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> Option<String> {
+    match (min, max) {
+        (Some(a), Some(b)) if a.to_string() == b.to_string() => Some(format!("exactly {a}")),
+        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
+        (Some(a), None) => Some(format!("at least {a}")),
+        (None, Some(b)) => Some(format!("at most {b}")),
+        (None, None) => None,
+    }
+}
+
+/// A field's constraints in the fewest words, for the prompts: `0 to 5`,
+/// `at most 80 characters`, `matching `^R-\d+$``, `1 to 5 items`.
+pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> {
+    let mut inner = shape.resolve();
+    while let Shape::Option(s) = inner {
+        inner = s.resolve();
+    }
+    match inner {
+        Shape::Integer { .. } | Shape::Float => span_text(c.min, c.max),
+        Shape::String => {
+            let length = span_text(c.min_length, c.max_length).map(|s| format!("{s} characters"));
+            let pattern = c.pattern.map(|p| format!("matching `{p}`"));
+            match (pattern, length) {
+                (Some(p), Some(l)) => Some(format!("{p}, {l}")),
+                (p, l) => p.or(l),
+            }
+        }
+        Shape::List(_) | Shape::Map(_) => {
+            span_text(c.min_length, c.max_length).map(|s| format!("{s} items"))
+        }
+        _ => None,
     }
 }
 
