@@ -1,6 +1,8 @@
 //! JSON replies: a model asked for TOON that falls back to JSON (same data
 //! model, so it is read as JSON), and the JSON-Schema path's replies.
 
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -9,7 +11,7 @@ use crate::header::{parse_header, HeaderParse};
 
 /// A reply whose first significant line opens a JSON object, or a JSON array
 /// that is not a TOON root header (`[3]: a,b`).
-pub(crate) fn looks_like_json(lines: &[String]) -> bool {
+pub(crate) fn looks_like_json(lines: &[Cow<'_, str>]) -> bool {
     let Some(first) = lines.iter().map(|l| l.trim()).find(|l| !l.is_empty()) else {
         return false;
     };
@@ -29,7 +31,7 @@ pub(crate) fn is_toon_bracket(line: &str) -> bool {
 
 /// Reads a TOON reply that is JSON instead; reported as `read_json`.
 pub(crate) fn decode_json(
-    lines: &[String],
+    lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
 ) -> Result<Value, ParseError> {
     let first_line = lines
@@ -51,7 +53,7 @@ pub(crate) fn decode_json(
 /// read either, its error is reported at the reply's line, except that a reply
 /// whose mended text ends early keeps its own error (a cut reply stays `Truncated`).
 pub(crate) fn decode_json_as<T: DeserializeOwned>(
-    lines: &[String],
+    lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
 ) -> Result<T, ParseError> {
     // Trailing whitespace carries nothing in JSON; inside a string cut off by the
@@ -137,8 +139,14 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
     let (kind, message) = match category {
         Category::Eof => {
             let units = json_units(text);
-            let message =
-                truncation_message(&units, units.len() + 1, &format!("JSON ends early: {e}"));
+            let message = truncation_message(
+                &units
+                    .iter()
+                    .map(|u| Cow::Borrowed(u.as_str()))
+                    .collect::<Vec<_>>(),
+                units.len() + 1,
+                &format!("JSON ends early: {e}"),
+            );
             return ParseError::truncated(
                 Some(line),
                 message,

@@ -1,6 +1,8 @@
 //! Repairs to the layout of the text: shifted or non-two-space indentation, and
 //! headers missing their colon.
 
+use std::borrow::Cow;
+
 use super::{Repair, RepairKind};
 use crate::error::DecodeErrorKind;
 use crate::header::{parse_header, HeaderParse};
@@ -22,6 +24,16 @@ fn gcd(a: usize, b: usize) -> usize {
     }
 }
 
+/// Drops the first `n` bytes of a line; a borrowed line stays borrowed.
+fn cut_front(line: &mut Cow<'_, str>, n: usize) {
+    match line {
+        Cow::Borrowed(s) => *s = &s[n..],
+        Cow::Owned(s) => {
+            s.drain(..n);
+        }
+    }
+}
+
 /// Removes a constant shift from every line and finds the indentation unit;
 /// returns the indent size to decode with.
 ///
@@ -29,7 +41,7 @@ fn gcd(a: usize, b: usize) -> usize {
 /// indented by 4 (or 3, or 8) throughout decodes with that unit. Lines that fit
 /// no single unit are left as they are: the decoder then refuses them as
 /// ambiguous nesting rather than guess.
-pub(crate) fn relevel(lines: &mut [String], repairs: &mut Vec<Repair>) -> usize {
+pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> usize {
     let indents = lines
         .iter()
         .filter(|l| significant(l))
@@ -40,7 +52,7 @@ pub(crate) fn relevel(lines: &mut [String], repairs: &mut Vec<Repair>) -> usize 
     if shift > 0 {
         let first = lines.iter().position(|l| significant(l)).unwrap_or(0);
         for line in lines.iter_mut().filter(|l| significant(l)) {
-            line.drain(..shift);
+            cut_front(line, shift);
         }
         repairs.push(Repair::new(
             RepairKind::Reindented,
@@ -64,7 +76,7 @@ pub(crate) fn relevel(lines: &mut [String], repairs: &mut Vec<Repair>) -> usize 
     unit
 }
 
-fn indents_after(lines: &[String]) -> impl Iterator<Item = usize> + '_ {
+fn indents_after<'a>(lines: &'a [Cow<'_, str>]) -> impl Iterator<Item = usize> + 'a {
     lines
         .iter()
         .filter(|l| significant(l))
@@ -77,7 +89,7 @@ fn indents_after(lines: &[String]) -> impl Iterator<Item = usize> + '_ {
 /// replies whose units vary (a list item's fields aligned under its first
 /// field, say). Returns the first line it moved, or the line whose dedent
 /// matches no enclosing level.
-pub(crate) fn relevel_by_context(lines: &mut [String]) -> Result<usize, usize> {
+pub(crate) fn relevel_by_context(lines: &mut [Cow<'_, str>]) -> Result<usize, usize> {
     let mut stack: Vec<usize> = Vec::new();
     let mut first_moved = None;
     for (i, line) in lines.iter_mut().enumerate() {
@@ -99,7 +111,7 @@ pub(crate) fn relevel_by_context(lines: &mut [String]) -> Result<usize, usize> {
         let depth = stack.len() - 1;
         if depth * 2 != indent {
             first_moved.get_or_insert(i + 1);
-            *line = format!("{}{}", "  ".repeat(depth), &line[indent..]);
+            *line = format!("{}{}", "  ".repeat(depth), &line[indent..]).into();
         }
     }
     Ok(first_moved.unwrap_or(1))
@@ -114,7 +126,10 @@ const PLACEHOLDERS: [&str; 4] = ["N", "n", "#", "count"];
 /// for the count is replaced by a count the decoder then corrects to the items
 /// that follow. Returns the lines changed, whose count correction this repair
 /// already reports.
-pub(crate) fn count_placeholders(lines: &mut [String], repairs: &mut Vec<Repair>) -> Vec<usize> {
+pub(crate) fn count_placeholders(
+    lines: &mut [Cow<'_, str>],
+    repairs: &mut Vec<Repair>,
+) -> Vec<usize> {
     let mut changed = Vec::new();
     for (i, line) in lines.iter_mut().enumerate() {
         if !significant(line) {
@@ -157,14 +172,14 @@ pub(crate) fn count_placeholders(lines: &mut [String], repairs: &mut Vec<Repair>
             i + 1,
             format!("`[{word}]` is the prompt's placeholder for the count: the items that follow were counted"),
         ));
-        *line = fixed;
+        *line = fixed.into();
         changed.push(i + 1);
     }
     changed
 }
 
 /// `violations[2]{a,b}` at the top level → `violations[2]{a,b}:`.
-pub(crate) fn add_header_colons(lines: &mut [String], repairs: &mut Vec<Repair>) {
+pub(crate) fn add_header_colons(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     for (i, line) in lines.iter_mut().enumerate() {
         if significant(line) && indent_of(line) == 0 {
             add_header_colon(line, i + 1, repairs);
@@ -174,7 +189,7 @@ pub(crate) fn add_header_colons(lines: &mut [String], repairs: &mut Vec<Repair>)
 
 /// One line's header without its colon (`violations[2]{a,b}`) gets it back,
 /// if that makes it a header.
-pub(crate) fn add_header_colon(line: &mut String, number: usize, repairs: &mut Vec<Repair>) {
+pub(crate) fn add_header_colon(line: &mut Cow<'_, str>, number: usize, repairs: &mut Vec<Repair>) {
     let indent = indent_of(line);
     let content = line[indent..].trim_end_matches(' ');
     if let HeaderParse::Malformed(e) = parse_header(content, 64) {
@@ -186,7 +201,7 @@ pub(crate) fn add_header_colon(line: &mut String, number: usize, repairs: &mut V
                     number,
                     format!("`{}` had no colon", crate::lex::clip(content)),
                 ));
-                *line = format!("{}{fixed}", &line[..indent]);
+                *line = format!("{}{fixed}", &line[..indent]).into();
             }
         }
     }
@@ -196,8 +211,8 @@ pub(crate) fn add_header_colon(line: &mut String, number: usize, repairs: &mut V
 mod tests {
     use super::*;
 
-    fn lines(s: &str) -> Vec<String> {
-        s.split('\n').map(str::to_owned).collect()
+    fn lines(s: &str) -> Vec<Cow<'_, str>> {
+        s.split('\n').map(Cow::Borrowed).collect()
     }
 
     #[test]

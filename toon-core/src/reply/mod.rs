@@ -9,6 +9,8 @@ pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 pub use error::{ParseError, ParseErrorKind};
@@ -120,7 +122,8 @@ pub fn decode_reply_with_options(
     options: &ReplyOptions,
 ) -> Result<Reply<Value>, ParseError> {
     let mut short_rows = Vec::new();
-    let result = decode_reply_guided(completion, None, options).map(|g| {
+    let mut buf = String::new();
+    let result = decode_reply_guided(completion, &mut buf, None, options).map(|g| {
         short_rows = g.short_rows;
         Reply {
             value: g.value.into_value(),
@@ -191,7 +194,7 @@ pub(crate) trait Guide {
     /// before the first line that starts a document are prose.
     fn starts_document(&self, line: &str) -> bool;
     /// Text repairs run on the stripped lines of a TOON reply before the untyped ones.
-    fn repair(&self, lines: &mut [String], repairs: &mut Vec<Repair>);
+    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>);
 }
 
 /// A decoded reply, each value placed on its line of the completion.
@@ -206,6 +209,7 @@ pub(crate) struct Guided<'c> {
 /// The reply decoder, with an optional guide.
 pub(crate) fn decode_reply_guided<'c>(
     completion: &'c str,
+    buf: &'c mut String,
     guide: Option<&dyn Guide>,
     options: &ReplyOptions,
 ) -> Result<Guided<'c>, ParseError> {
@@ -247,7 +251,7 @@ pub(crate) fn decode_reply_guided<'c>(
         if let Some(guide) = guide {
             guide.repair(&mut lines, &mut repairs);
         }
-        let d = decode_repaired(lines, &mut repairs, &counted, &spec)?;
+        let d = decode_repaired(lines, &mut repairs, &counted, &spec, buf)?;
         short_rows = d
             .notes
             .iter()
@@ -268,17 +272,21 @@ pub(crate) fn decode_reply_guided<'c>(
     })
 }
 
-/// The TOON repairs that need the text, then a lenient decode for the rest.
+/// The TOON repairs that need the text, then a lenient decode for the rest,
+/// of the repaired text written once into `buf`, which what is decoded borrows.
 fn decode_repaired<'b>(
-    mut lines: Vec<String>,
+    mut lines: Vec<Cow<'_, str>>,
     repairs: &mut Vec<Repair>,
     counted: &[usize],
     spec: &DecodeOptions,
+    buf: &'b mut String,
 ) -> Result<Decoded<'b>, ParseError> {
+    // Lines are borrowed until a repair rewrites them, so keeping them is cheap.
     let original = lines.clone();
     let indent_size = layout::relevel(&mut lines, repairs);
     layout::add_header_colons(&mut lines, repairs);
-    let text = lines.join("\n");
+    join_into(buf, &lines);
+    let text: &'b String = buf;
     let options = DecodeOptions {
         indent_size,
         ..spec.clone()
@@ -289,8 +297,7 @@ fn decode_repaired<'b>(
         malformed_rows: true,
         record_blocks: true,
     };
-    // The text is this function's own, so what is decoded from it is made to own its strings.
-    let first_try = decode_lenient(&text, &options, leniency).map(Decoded::into_owned);
+    let first_try = decode_lenient(text, &options, leniency);
     let outcome = match first_try {
         Err(e) if is_indentation(&e) => {
             // No single unit explains the indentation; read each line's depth from
@@ -306,6 +313,7 @@ fn decode_repaired<'b>(
                 Ok(moved) => {
                     layout::add_header_colons(&mut relevelled, &mut Vec::new());
                     let text = relevelled.join("\n");
+                    // This text is the function's own: what is read from it owns its strings.
                     let outcome = decode_lenient(&text, spec, leniency).map(Decoded::into_owned);
                     if outcome.is_ok() {
                         repairs.retain(|r| r.kind != RepairKind::Reindented);
@@ -332,6 +340,18 @@ fn decode_repaired<'b>(
             Ok(d)
         }
         Err((e, lines)) => Err(classify(e, &lines)),
+    }
+}
+
+/// The lines joined by line breaks, written into `buf` (its memory reused).
+fn join_into(buf: &mut String, lines: &[Cow<'_, str>]) {
+    buf.clear();
+    buf.reserve(lines.iter().map(|l| l.len() + 1).sum());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            buf.push('\n');
+        }
+        buf.push_str(line);
     }
 }
 
@@ -380,7 +400,7 @@ fn note_to_repair(note: Note) -> Repair {
 /// Turns the spec decoder's error into the reply decoder's: a problem on the
 /// last line of a reply means it was cut off; an indentation problem left after
 /// re-levelling means the nesting is ambiguous.
-fn classify(e: DecodeError, lines: &[String]) -> ParseError {
+fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
     use DecodeErrorKind as K;
     let last = lines
         .iter()
@@ -436,7 +456,7 @@ fn leaves_open(line: &str) -> bool {
 
 /// The message for a reply cut off mid-document, naming a repetition loop when
 /// the lines before the cut repeat one another.
-pub(crate) fn truncation_message(lines: &[String], line: usize, detail: &str) -> String {
+pub(crate) fn truncation_message(lines: &[Cow<'_, str>], line: usize, detail: &str) -> String {
     let mut msg = format!(
         "the reply stops mid-document ({detail}); it was probably cut off by the token limit: raise max_tokens or ask for fewer items"
     );
@@ -450,7 +470,7 @@ pub(crate) fn truncation_message(lines: &[String], line: usize, detail: &str) ->
 }
 
 /// A line repeated among the last complete lines before `cut`, if the tail is a loop.
-fn repetition(lines: &[String], cut: usize) -> Option<&str> {
+fn repetition<'a>(lines: &'a [Cow<'_, str>], cut: usize) -> Option<&'a str> {
     let complete: Vec<&str> = lines[..cut.saturating_sub(1).min(lines.len())]
         .iter()
         .map(|l| l.trim())

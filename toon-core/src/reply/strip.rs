@@ -4,6 +4,8 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
+use std::borrow::Cow;
+
 use super::{Guide, ParseError, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
@@ -79,15 +81,17 @@ fn is_sentence_label(line: &str, next: Option<&str>) -> bool {
         && !nested
 }
 
-/// Returns the lines of the document inside `completion`, stripped lines blank.
-pub(crate) fn strip(
-    completion: &str,
+/// Returns the lines of the document inside `completion`, stripped lines blank:
+/// the one line buffer the repairs work on, each line borrowed from the
+/// completion until a repair rewrites it.
+pub(crate) fn strip<'c>(
+    completion: &'c str,
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
-) -> Result<Vec<String>, ParseError> {
-    let mut lines: Vec<String> = completion
+) -> Result<Vec<Cow<'c, str>>, ParseError> {
+    let mut lines: Vec<Cow<'c, str>> = completion
         .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned())
+        .map(|l| Cow::Borrowed(l.strip_suffix('\r').unwrap_or(l)))
         .collect();
     strip_reasoning(&mut lines, repairs)?;
     strip_tool_calls(&mut lines, repairs);
@@ -105,7 +109,10 @@ pub(crate) fn strip(
 /// Blanks `<think>…</think>` blocks. A reply that opens one and never closes it
 /// ended inside its reasoning; a `</think>` with no opening tag (chat templates
 /// that put `<think>` in the prompt) closes reasoning that began the reply.
-fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<(), ParseError> {
+fn strip_reasoning(
+    lines: &mut [Cow<'_, str>],
+    repairs: &mut Vec<Repair>,
+) -> Result<(), ParseError> {
     let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
     let opens = lines[first].trim_start().starts_with(THINK_OPEN);
     // Reasoning that began in the prompt's template shows only its closing tag.
@@ -120,7 +127,7 @@ fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<()
     let mut opened = false;
     for (i, line) in lines.iter_mut().enumerate() {
         let mut out = String::new();
-        let mut rest = line.as_str();
+        let mut rest: &str = line;
         loop {
             match inside {
                 Some(start) => match rest.find(THINK_CLOSE) {
@@ -151,7 +158,7 @@ fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<()
         }
         out.push_str(rest);
         if out.len() != line.len() {
-            *line = out;
+            *line = out.into();
         }
     }
     if let Some(start) = inside {
@@ -164,10 +171,10 @@ fn strip_reasoning(lines: &mut [String], repairs: &mut Vec<Repair>) -> Result<()
     Ok(())
 }
 
-fn strip_tool_calls(lines: &mut [String], repairs: &mut Vec<Repair>) {
+fn strip_tool_calls(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     for (i, line) in lines.iter_mut().enumerate() {
         for tag in untag(line) {
-            *line = line.replacen(tag, "", 1);
+            *line = line.replacen(tag, "", 1).into();
             repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
         }
     }
@@ -193,7 +200,7 @@ pub(crate) fn is_fence(line: &str) -> bool {
 
 /// Keeps only the first fenced block, if there is one: its fences and the prose
 /// around it are blanked. A block whose closing fence never came runs to the end.
-fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
+fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
     let Some(open) = lines.iter().position(|l| is_fence(l)) else {
         return false;
     };
@@ -217,7 +224,7 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
             return false;
         };
         repairs.push(Repair::new(RepairKind::StrippedFence, open + 1, role));
-        lines[open].clear();
+        lines[open] = Cow::Borrowed("");
         return true;
     };
     blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
@@ -226,13 +233,13 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
         open + 1,
         format!("opening fence {}", lines[open].trim()),
     ));
-    lines[open].clear();
+    lines[open] = Cow::Borrowed("");
     repairs.push(Repair::new(
         RepairKind::StrippedFence,
         close + 1,
         "closing fence",
     ));
-    lines[close].clear();
+    lines[close] = Cow::Borrowed("");
     blank_prose(
         &mut lines[close + 1..],
         close + 1,
@@ -242,7 +249,7 @@ fn strip_fences(lines: &mut [String], repairs: &mut Vec<Repair>) -> bool {
     true
 }
 
-fn blank_prose(lines: &mut [String], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
+fn blank_prose(lines: &mut [Cow<'_, str>], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
     let Some(first) = lines.iter().position(|l| !l.trim().is_empty()) else {
         return;
     };
@@ -253,13 +260,17 @@ fn blank_prose(lines: &mut [String], offset: usize, repairs: &mut Vec<Repair>, w
         format!("{count} line(s) of prose {where_}"),
     ));
     for l in lines.iter_mut() {
-        l.clear();
+        *l = Cow::Borrowed("");
     }
 }
 
 /// Blanks prose before the first line that can start a document: a header, a
 /// `key: value` line with an identifier key, or the opening of a JSON value.
-fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>, guide: Option<&dyn Guide>) {
+fn strip_leading_prose(
+    lines: &mut [Cow<'_, str>],
+    repairs: &mut Vec<Repair>,
+    guide: Option<&dyn Guide>,
+) {
     let starts = |l: &str| starts_document(l) || guide.is_some_and(|g| g.starts_document(l));
     let Some(start) = lines.iter().position(|l| starts(l)) else {
         return;
@@ -275,7 +286,7 @@ fn strip_leading_prose(lines: &mut [String], repairs: &mut Vec<Repair>, guide: O
 /// starts with a key the type knows (`spoken_response One problem.`) is the
 /// document's, missing its colon.
 fn strip_trailing_prose(
-    lines: &mut [String],
+    lines: &mut [Cow<'_, str>],
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) {
@@ -315,7 +326,7 @@ fn strip_trailing_prose(
         format!("{} line(s) of prose after the document", run.len()),
     ));
     for l in &mut lines[first..] {
-        l.clear();
+        *l = Cow::Borrowed("");
     }
 }
 

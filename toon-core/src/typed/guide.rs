@@ -2,6 +2,8 @@
 //! which of them are tables and with which columns, and which columns are text.
 //! Each applies only to a line that would otherwise fail to decode.
 
+use std::borrow::Cow;
+
 use super::context::loose_variant;
 use crate::encode::quote;
 use crate::header::{parse_header, HeaderParse};
@@ -52,7 +54,7 @@ impl Guide for TypeGuide {
         field(&self.fields, key).is_some()
     }
 
-    fn repair(&self, lines: &mut [String], repairs: &mut Vec<Repair>) {
+    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
         let mut missing = Vec::new();
         apply(&self.fields, lines, repairs, &mut missing);
         *self.missing.borrow_mut() = missing;
@@ -62,7 +64,7 @@ impl Guide for TypeGuide {
 /// Applies the type-guided repairs to the top level of a reply's lines.
 fn apply(
     fields: &[FieldShape],
-    lines: &mut [String],
+    lines: &mut [Cow<'_, str>],
     repairs: &mut Vec<Repair>,
     missing: &mut Vec<(usize, String)>,
 ) {
@@ -92,7 +94,7 @@ fn apply(
 }
 
 /// The index after the last line of the block under line `i` (lines deeper than `base`).
-fn block_end(lines: &[String], i: usize, base: usize) -> usize {
+fn block_end(lines: &[Cow<'_, str>], i: usize, base: usize) -> usize {
     let mut end = i + 1;
     while end < lines.len() && (!significant(&lines[end]) || indent_of(&lines[end]) > base) {
         end += 1;
@@ -107,7 +109,7 @@ fn field<'f>(fields: &'f [FieldShape], name: &str) -> Option<&'f FieldShape> {
 /// `compliance_status NON_COMPLIANT` → `compliance_status: NON_COMPLIANT`, for a known key.
 fn add_key_colon(
     fields: &[FieldShape],
-    line: &mut String,
+    line: &mut Cow<'_, str>,
     base: usize,
     number: usize,
     repairs: &mut Vec<Repair>,
@@ -133,7 +135,7 @@ fn add_key_colon(
         number,
         format!("known key `{word}` had no colon"),
     ));
-    *line = fixed;
+    *line = fixed.into();
 }
 
 /// The table or list field a header-like line names, with the model's own
@@ -164,7 +166,7 @@ fn list_header<'f>(
 /// `violations:` or `violations{a,b}:` or `violations[2]:` over rows → a full header.
 fn complete_header(
     fields: &[FieldShape],
-    lines: &mut [String],
+    lines: &mut [Cow<'_, str>],
     i: usize,
     end: usize,
     base: usize,
@@ -239,7 +241,7 @@ fn complete_header(
             fixed.trim()
         ),
     ));
-    lines[i] = fixed;
+    lines[i] = fixed.into();
 }
 
 /// A row with more cells than the header names, where the extra cells come from
@@ -255,7 +257,7 @@ fn complete_header(
 /// refusal that names it.
 fn mend_rows(
     fields: &[FieldShape],
-    lines: &mut [String],
+    lines: &mut [Cow<'_, str>],
     i: usize,
     end: usize,
     repairs: &mut Vec<Repair>,
@@ -314,7 +316,7 @@ fn mend_rows(
                             header_fields[c].name
                         ),
                     ));
-                    *line = fixed;
+                    *line = fixed.into();
                 } else {
                     missing.push((j + 1, header_fields[c].name.clone()));
                 }
@@ -373,7 +375,7 @@ fn mend_rows(
                 header_fields[t].name
             ),
         ));
-        *line = fixed;
+        *line = fixed.into();
     }
 }
 
@@ -381,7 +383,7 @@ fn mend_rows(
 /// that carry all of them: the field list is completed from the type.
 fn widen_header(
     fields: &[FieldShape],
-    lines: &mut [String],
+    lines: &mut [Cow<'_, str>],
     i: usize,
     end: usize,
     repairs: &mut Vec<Repair>,
@@ -408,7 +410,7 @@ fn widen_header(
             .zip(&cols)
             .all(|(h, c)| h.name == c.name)
         && cols.iter().all(|c| c.shape.is_primitive());
-    let rows: Vec<&String> = lines[i + 1..end]
+    let rows: Vec<&Cow<'_, str>> = lines[i + 1..end]
         .iter()
         .filter(|l| significant(l))
         .collect();
@@ -437,7 +439,7 @@ fn widen_header(
             cols.len()
         ),
     ));
-    lines[i] = fixed;
+    lines[i] = fixed.into();
 }
 
 fn is_text(shape: &Shape) -> bool {

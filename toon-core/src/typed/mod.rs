@@ -103,7 +103,8 @@ pub trait Toon: Sized {
         let guide = guide::TypeGuide::new(shape);
         let mut short_rows = Vec::new();
         let mut read = || {
-            let mut decoded = decode_reply_guided(completion, Some(&guide), options)?;
+            let mut buf = String::new();
+            let mut decoded = decode_reply_guided(completion, &mut buf, Some(&guide), options)?;
             short_rows = decoded.short_rows;
             delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
             // Every value carries its line, so errors and typed repairs are placed as they are made.

@@ -570,7 +570,8 @@ impl<T: Toon> ToonStream<T> {
 /// Decodes a small document through the reply decoder (with the type's guide)
 /// and returns the value at `key`.
 fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -> Option<Value> {
-    let decoded = decode_reply_guided(doc, Some(guide), options).ok()?;
+    let mut buf = String::new();
+    let decoded = decode_reply_guided(doc, &mut buf, Some(guide), options).ok()?;
     match decoded.value {
         Node::Object(mut map) => map.shift_remove(key).map(|p| p.node.into_value()),
         _ => None,
