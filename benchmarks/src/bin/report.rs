@@ -6,15 +6,45 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tiktoken_rs::CoreBPE;
 use toon_benchmarks::{
-    compliance, detections, ComplianceAnalysis, DecodeInputs, Detections, Violation,
+    change_inputs, compliance, detections, violation_inputs, ComplianceAnalysis, Decoder,
+    Detections, Violation,
 };
 use toon_core::{OutputSchema, StreamEvent, Toon, ToonStream};
+
+/// Counts allocations while `COUNTING` is set (the allocation figures of the
+/// decode-speed tables); otherwise the system allocator with one relaxed load.
+struct Counting;
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 fn main() {
     let out = std::env::args()
@@ -184,8 +214,7 @@ fn estimate(name: &str) -> Option<f64> {
 
 /// The fastest of `rounds` runs of each decoder, the decoders taking turns, so
 /// that a change in the machine's load falls on all of them alike.
-fn interleaved(inputs: &DecodeInputs, rounds: usize) -> Vec<(&'static str, Duration)> {
-    let decoders = inputs.decoders();
+fn interleaved<T>(decoders: &[Decoder<'_, T>], rounds: usize) -> Vec<(&'static str, Duration)> {
     let mut best = vec![Duration::MAX; decoders.len()];
     for _ in 0..rounds {
         for (i, (_, decode)) in decoders.iter().enumerate() {
@@ -197,22 +226,39 @@ fn interleaved(inputs: &DecodeInputs, rounds: usize) -> Vec<(&'static str, Durat
     decoders.iter().map(|d| d.0).zip(best).collect()
 }
 
+/// Allocations made by one run of each decoder, per row.
+fn allocations<T>(decoders: &[Decoder<'_, T>], rows: usize) -> Vec<(&'static str, f64)> {
+    decoders
+        .iter()
+        .map(|(name, decode)| {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            std::hint::black_box(decode());
+            let n = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            (*name, n as f64 / rows as f64)
+        })
+        .collect()
+}
+
 fn decode_speed(md: &mut String) -> Vec<Target> {
     let _ = writeln!(
         md,
-        "\n## Decode speed\n\nA 10,000-row tabular reply decoded into `Vec<Violation>`. serde_json reads the same data \
-         written as JSON; toon-format 0.7 (`default-features = false`) and serde_toon 0.3 read the same TOON text into \
-         the same type. Per row: criterion's mean (`benches/decode.rs`). Criterion runs one decoder after another, so \
-         a change in the machine's load between them skews its ratios; a second measurement has the decoders take \
-         turns, 40 rounds, the fastest run of each. A speed target counts as met only if both measurements agree.\n"
+        "\n## Decode speed\n\nA 10,000-row tabular reply decoded into a `Vec` of records, on two kinds of records: the \
+         compliance records (`Violation`: two of five cells are sentences) and records of short cells (`FileChange`: \
+         an id, a path, an enum, two integers). serde_json reads the same data written as JSON; toon-format 0.7 \
+         (`default-features = false`) and serde_toon 0.3 read the same TOON text into the same type. The reply \
+         needing repairs is the same text after a line of prose, in a fence, indented by four spaces, with a wrong \
+         count; the refused reply has a value no enum variant has in its last row, read with \
+         `refuse_dropped_rows` (by default that row is dropped and reported). Per row: criterion's mean \
+         (`benches/decode.rs`). Criterion runs one decoder after another, so a change in the machine's load between \
+         them skews its ratios; a second measurement has the decoders take turns, 40 rounds, the fastest run of \
+         each (`cargo run --release --bin turns` runs it alone). A speed target counts as met only if both \
+         measurements agree.\n"
     );
     let names = [
         ("serde_json", "serde_json on the JSON"),
         ("from_toon", "`from_toon`, clean reply"),
-        (
-            "from_toon_repairs",
-            "`from_toon`, reply needing repairs (fence, prose, 4-space indent, wrong count)",
-        ),
+        ("from_toon_repairs", "`from_toon`, reply needing repairs"),
+        ("from_toon_refused", "`from_toon`, reply refused on its last row"),
         ("toon_format", "toon-format"),
         ("serde_toon", "serde_toon"),
         (
@@ -220,72 +266,104 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
             "`ToonStream`, fed 4 bytes at a time, then `finish`",
         ),
     ];
-    let turns = interleaved(&DecodeInputs::new(10_000), 40);
-    let r = |n: &str| {
-        let t = |m: &str| {
-            turns
-                .iter()
-                .find(|x| x.0 == m)
-                .map_or(f64::NAN, |x| x.1.as_secs_f64())
-        };
-        t(n) / t("serde_json")
+    let (violations, changes) = (violation_inputs(10_000), change_inputs(10_000));
+    let (v, c) = (violations.decoders(), changes.decoders());
+    let mut turns = interleaved(&v, 40);
+    turns.extend(interleaved(&c, 40));
+    ALLOCATIONS.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::Relaxed);
+    let mut allocs = allocations(&v, 10_000);
+    allocs.extend(allocations(&c, 10_000));
+    COUNTING.store(false, Ordering::Relaxed);
+    let t = |m: &str| {
+        turns
+            .iter()
+            .find(|x| x.0 == m)
+            .map_or(f64::NAN, |x| x.1.as_secs_f64())
     };
-    let _ = writeln!(
-        md,
-        "| decoder | per row (criterion) | against serde_json (criterion) | against serde_json (taking turns) |\n|---|---|---|---|"
-    );
-    let json = estimate("serde_json");
-    for (name, label) in names {
-        let (per_row, ratio) = match (estimate(name), json) {
-            (Some(ns), Some(json)) => (
-                format!("{:.0} ns", ns / 10_000.0),
-                format!("{:.2}x", ns / json),
-            ),
-            _ => ("not run".into(), "-".into()),
-        };
-        let _ = writeln!(md, "| {label} | {per_row} | {ratio} | {:.2}x |", r(name));
+    let crit = |n: &str| estimate(n).unwrap_or(f64::NAN);
+    for (prefix, title) in [("", "Compliance records"), ("short_", "Short cells")] {
+        let json = format!("{prefix}serde_json");
+        let _ = writeln!(
+            md,
+            "\n{title}:\n\n| decoder | per row (criterion) | against serde_json (criterion) | against serde_json (taking turns) | allocations per row |\n|---|---|---|---|---|"
+        );
+        for (name, label) in names {
+            let name = format!("{prefix}{name}");
+            let (per_row, ratio) = match (estimate(&name), estimate(&json)) {
+                (Some(ns), Some(json)) => (
+                    format!("{:.0} ns", ns / 10_000.0),
+                    format!("{:.2}x", ns / json),
+                ),
+                _ => ("not run".into(), "-".into()),
+            };
+            let allocs = allocs.iter().find(|a| a.0 == name).map_or(f64::NAN, |a| a.1);
+            let _ = writeln!(
+                md,
+                "| {label} | {per_row} | {ratio} | {:.2}x | {allocs:.2} |",
+                t(&name) / t(&json)
+            );
+        }
     }
     // A speed target is met only if both measurements agree that it is.
-    let crit = |n: &str| estimate(n).unwrap_or(f64::NAN);
-    let target = |what: &str, unit: &str, a: &str, b: &str, limit: f64| -> Target {
-        let (turns, by_criterion) = (r(a) / r(b), crit(a) / crit(b));
+    let target = |what: String, unit: &str, a: &str, b: &str, limit: f64| -> Target {
+        let (turns, by_criterion) = (t(a) / t(b), crit(a) / crit(b));
         let by_criterion_ok = by_criterion.is_nan() || by_criterion <= limit;
         (
-            what.into(),
+            what,
             format!("{turns:.2}x{unit} taking turns, {by_criterion:.2}x by criterion"),
             turns <= limit && by_criterion_ok,
         )
     };
-    vec![
-        target(
-            "`from_toon` at most 1.5x serde_json per row",
-            "",
-            "from_toon",
-            "serde_json",
-            1.5,
-        ),
-        target(
-            "`from_toon` faster than toon-format",
-            " its time",
-            "from_toon",
-            "toon_format",
-            1.0,
-        ),
-        target(
-            "`from_toon` faster than serde_toon",
-            " its time",
-            "from_toon",
-            "serde_toon",
-            1.0,
-        ),
-        target(
-            "tolerant path on a reply needing repairs at most 2x the clean path",
-            "",
-            "from_toon_repairs",
-            "from_toon",
-            2.0,
-        ),
-    ]
+    let mut targets = Vec::new();
+    for (prefix, records) in [("", "compliance records"), ("short_", "short cells")] {
+        let n = |s: &str| format!("{prefix}{s}");
+        targets.extend([
+            target(
+                format!("`from_toon` at most 1.0x serde_json per row ({records})"),
+                "",
+                &n("from_toon"),
+                &n("serde_json"),
+                1.0,
+            ),
+            target(
+                format!("`from_toon` faster than serde_toon ({records})"),
+                " its time",
+                &n("from_toon"),
+                &n("serde_toon"),
+                1.0,
+            ),
+            target(
+                format!("`from_toon` faster than toon-format ({records})"),
+                " its time",
+                &n("from_toon"),
+                &n("toon_format"),
+                1.0,
+            ),
+            target(
+                format!("reply needing repairs at most 1.5x the clean reply ({records})"),
+                "",
+                &n("from_toon_repairs"),
+                &n("from_toon"),
+                1.5,
+            ),
+            target(
+                format!("reply refused on its last row at most 1.5x the clean reply ({records})"),
+                "",
+                &n("from_toon_refused"),
+                &n("from_toon"),
+                1.5,
+            ),
+            target(
+                format!("`ToonStream` (4 bytes at a time, then `finish`) at most 1.5x `from_toon` ({records})"),
+                "",
+                &n("stream_4_bytes"),
+                &n("from_toon"),
+                1.5,
+            ),
+        ]);
+    }
+    targets
 }
 
 /// 50 realistic types: 25 structs and 25 enums, some nested, with doc comments.
