@@ -79,11 +79,11 @@
 /// What generated code reaches; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::node::Node;
+    pub use crate::node::{Node, Scalar};
     pub use crate::shape::{
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
-    pub use crate::typed::{Cx, Fields, Measure, Measured};
+    pub use crate::typed::{set_one_pass, Cx, Fields, Measure, Measured, RowCells};
     pub use serde_json::{Map, Value};
 }
 

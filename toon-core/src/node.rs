@@ -135,18 +135,29 @@ impl<'t> Row<'t> {
     /// literal of the generated code) instead of searching the header by name.
     #[inline]
     pub(crate) fn column(&self, memo: &mut Memo, nth: usize, key: &'static str) -> Option<usize> {
-        if let Some(&(k, col)) = memo.get(nth) {
-            if std::ptr::eq(k, key) {
-                return col;
-            }
-        }
-        let col = self.fields.iter().position(|f| f.name == key);
-        memo.truncate(nth);
-        if memo.len() == nth {
-            memo.push((key, col));
-        }
-        col
+        column_of(self.fields, memo, nth, key)
     }
+}
+
+/// [`Row::column`] over a header's fields.
+#[inline]
+pub(crate) fn column_of(
+    fields: &[Field],
+    memo: &mut Memo,
+    nth: usize,
+    key: &'static str,
+) -> Option<usize> {
+    if let Some(&(k, col)) = memo.get(nth) {
+        if std::ptr::eq(k, key) {
+            return col;
+        }
+    }
+    let col = fields.iter().position(|f| f.name == key);
+    memo.truncate(nth);
+    if memo.len() == nth {
+        memo.push((key, col));
+    }
+    col
 }
 
 /// An object assembled from a row's cells: of nodes for the typed decoder, of

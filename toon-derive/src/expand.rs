@@ -66,6 +66,8 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
         DefaultValue::Path(path) => quote!(let __default: Self = #path();),
     };
     let read = read_fields(fields, quote!(Self));
+    let shape_ref = named_shape_ref(&name);
+    let from_row = from_row(fields, &default);
     Body3 {
         to_value: quote! {
             let mut __map = __toon::__private::Map::new();
@@ -77,7 +79,41 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
             let mut __fields = __cx.object(__node, #name)?;
             #read
         },
-        extra: named_shape_ref(&name),
+        extra: quote!(#shape_ref #from_row),
+    }
+}
+
+/// The one-pass row reader (`RowCells`): each field from its cell, `None` as
+/// soon as a cell would need the full path. Not generated where a field has a
+/// constraint to check or an alias to look up: those rows take the full path.
+fn from_row(fields: &[Field<'_>], default: &TokenStream) -> TokenStream {
+    if fields
+        .iter()
+        .any(|f| !f.attrs.skip && (!f.constraints.is_empty() || !f.attrs.aliases.is_empty()))
+    {
+        return quote!();
+    }
+    let reads = fields.iter().map(|f| {
+        let (id, wire, ty) = (f.ident, &f.wire, f.ty);
+        if f.attrs.skip {
+            let value = fill_value(f);
+            quote_spanned! {ty.span()=> #id: #value }
+        } else if f.has_default() {
+            let value = fill_value(f);
+            quote_spanned! {ty.span()=> #id: __row.cell_or::<#ty>(#wire, || #value)? }
+        } else {
+            quote_spanned! {ty.span()=> #id: __row.cell::<#ty>(#wire)? }
+        }
+    });
+    quote! {
+        #[inline]
+        fn __from_row(
+            __row: &mut __toon::__private::RowCells<'_, '_>,
+        ) -> ::core::option::Option<Self> {
+            #default
+            let __out = Self { #(#reads),* };
+            __row.whole().then_some(__out)
+        }
     }
 }
 
@@ -120,7 +156,24 @@ fn expand_unit_enum(variants: &[Variant<'_>]) -> Body3 {
                 _ => ::core::unreachable!("Cx::variant returns an index into the names"),
             }
         },
-        extra: quote!(),
+        // A cell that is exactly a wire name; anything else (an alias, another
+        // case) is the full path's to match and report.
+        extra: quote! {
+            #[inline]
+            fn __from_cell(
+                __cell: &__toon::__private::Scalar<'_>,
+            ) -> ::core::option::Option<Self> {
+                let __text: &str = match __cell {
+                    __toon::__private::Scalar::Text(__s) => __s,
+                    __toon::__private::Scalar::String(__s) => __s,
+                    _ => return ::core::option::Option::None,
+                };
+                match __text {
+                    #(#wires => ::core::option::Option::Some(Self::#idents),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        },
     }
 }
 

@@ -1,8 +1,9 @@
 //! The decode-speed measurement alone, the decoders taking turns: each one's
 //! fastest run and its ratio to serde_json, on the compliance records and on
 //! records of short cells. Quicker than `scripts/bench.sh`, for checking a
-//! change: `cargo run --release --bin turns [rounds] [rows] [decoder]` (a
-//! decoder's name keeps serde_json and that decoder only, for a profiler).
+//! change: `cargo run --release --bin turns [rounds] [rows] [decoder] [kind]` (a
+//! decoder's name keeps serde_json and that decoder only, for a profiler;
+//! `violations` or `short` one kind of records).
 
 use std::time::{Duration, Instant};
 
@@ -13,10 +14,16 @@ fn main() {
     let rounds = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
     let rows = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let only = args.next().unwrap_or_default();
-    println!("violations:");
-    turns(violation_inputs(rows).decoders(), rounds, rows, &only);
-    println!("short cells:");
-    turns(change_inputs(rows).decoders(), rounds, rows, &only);
+    // A fourth argument, `violations` or `short`, runs one kind of records only.
+    let kind = args.next().unwrap_or_default();
+    if kind != "short" {
+        println!("violations:");
+        turns(violation_inputs(rows).decoders(), rounds, rows, &only);
+    }
+    if kind != "violations" {
+        println!("short cells:");
+        turns(change_inputs(rows).decoders(), rounds, rows, &only);
+    }
 }
 
 fn turns<T>(mut decoders: Vec<Decoder<'_, T>>, rounds: usize, rows: usize, only: &str) {

@@ -18,6 +18,14 @@ impl Toon for String {
         Value::String(self.clone())
     }
     #[inline]
+    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+        match cell {
+            Scalar::Text(s) => Some((*s).to_owned()),
+            Scalar::String(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Text(s)) => Ok(s.to_owned()),
@@ -44,6 +52,13 @@ impl Toon for bool {
     }
     fn __to_value(&self) -> Value {
         Value::Bool(*self)
+    }
+    #[inline]
+    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+        match cell {
+            Scalar::Bool(b) => Some(*b),
+            _ => None,
+        }
     }
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
@@ -92,6 +107,12 @@ macro_rules! integers {
                 Value::from(*self)
             }
             #[inline]
+            fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+                let Scalar::Number(n) = cell else { return None };
+                let wide = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))?;
+                <$t>::try_from(wide).ok()
+            }
+            #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 let n = number_of(&node, cx);
                 let wide = n.as_ref().and_then(|n| {
@@ -123,6 +144,13 @@ macro_rules! floats {
                 crate::lex::float_value(f64::from(*self))
             }
             #[inline]
+            fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+                let Scalar::Number(n) = cell else { return None };
+                // Narrowing to f32 is the field's declared precision.
+                #[allow(clippy::cast_possible_truncation)]
+                n.as_f64().map(|f| f as $t)
+            }
+            #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 match number_of(&node, cx).and_then(|n| n.as_f64()) {
                     // Narrowing to f32 is the field's declared precision.
@@ -147,6 +175,13 @@ impl<T: Toon> Toon for Option<T> {
         self.as_ref().map_or(Value::Null, T::__to_value)
     }
     #[inline]
+    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+        match cell {
+            Scalar::Null => Some(None),
+            c => T::__from_cell(c).map(Some),
+        }
+    }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Null) => Ok(None),
@@ -167,6 +202,10 @@ impl<T: Toon> Toon for Box<T> {
     }
     fn __to_value(&self) -> Value {
         T::__to_value(self)
+    }
+    #[inline]
+    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+        T::__from_cell(cell).map(Box::new)
     }
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {

@@ -7,6 +7,7 @@ mod delimited;
 mod guide;
 mod impls;
 mod parser;
+mod row;
 mod stream;
 
 use serde_json::Value;
@@ -15,11 +16,12 @@ use crate::shape::{Constraints, Shape};
 pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
+pub use row::{set_one_pass, RowCells};
 pub use stream::{Event, ToonEvents, ToonStream};
 
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
-use crate::node::Node;
+use crate::node::{Node, Scalar};
 use crate::reply::{decode_reply_guided, settle};
 use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 
@@ -48,6 +50,23 @@ pub trait Toon: Sized {
     /// Reads the decoded node (an object, a table row, a list, a primitive) into the type.
     #[doc(hidden)]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError>;
+
+    /// A table cell read as it stands, where it reads with no repair; `None`
+    /// sends its row down the full path (see [`RowCells`]).
+    #[doc(hidden)]
+    #[inline]
+    fn __from_cell(_cell: &Scalar<'_>) -> Option<Self> {
+        None
+    }
+
+    /// A table row read straight into the type, where every cell reads as it
+    /// stands and the header names exactly the type's fields; `None` sends the
+    /// row down the full path, which repairs, reports or refuses it.
+    #[doc(hidden)]
+    #[inline]
+    fn __from_row(_row: &mut RowCells<'_, '_>) -> Option<Self> {
+        None
+    }
 
     /// The value of a field whose key is missing from the reply, if it may be missing.
     #[doc(hidden)]

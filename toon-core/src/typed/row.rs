@@ -1,0 +1,98 @@
+//! The one-pass row reader: a table row read straight into a struct, each field
+//! from its cell by header position, with no path kept and no node built.
+//!
+//! It reads only what needs no decision: every cell reads as it stands
+//! ([`Toon::__from_cell`]), the header names exactly the type's fields, and no
+//! field has a constraint to check or an alias to look up. Anything else returns
+//! `None` before a value is kept, and the row takes the full path, which repairs,
+//! reports or refuses it; so the fast path never reads a row differently.
+
+use std::cell::Cell;
+
+use super::Toon;
+use crate::header::Field;
+use crate::node::{column_of, Memo, Row, Scalar};
+
+/// A row lent to a struct's [`Toon::__from_row`]. Generated code calls it; its
+/// methods are not part of the public API.
+#[doc(hidden)]
+pub struct RowCells<'r, 't> {
+    fields: &'r [Field],
+    cells: &'r [Scalar<'t>],
+    memo: &'r mut Memo,
+    /// How many fields the type has asked for (see [`Row::column`]).
+    asked: usize,
+    /// A bit per column read.
+    taken: u64,
+}
+
+impl<'r, 't> RowCells<'r, 't> {
+    pub(crate) fn new(row: &'r Row<'t>, memo: &'r mut Memo) -> Self {
+        RowCells {
+            fields: row.fields,
+            cells: row.cells,
+            memo,
+            asked: 0,
+            taken: 0,
+        }
+    }
+
+    /// The cell of `key`, not yet read; `count_absent` as the full path counts
+    /// the question when the key is absent, so both share one memo.
+    #[inline]
+    fn find(&mut self, key: &'static str, count_absent: bool) -> Option<&'r Scalar<'t>> {
+        let column = column_of(self.fields, self.memo, self.asked, key)
+            .filter(|&i| i < self.cells.len() && self.taken & (1 << i) == 0);
+        if column.is_some() || count_absent {
+            self.asked += 1;
+        }
+        let i = column?;
+        self.taken |= 1 << i;
+        Some(&self.cells[i])
+    }
+
+    /// A field's value; an absent column reads as the type's missing value
+    /// (`None` for an `Option`), or sends the row down the full path.
+    #[inline]
+    pub fn cell<T: Toon>(&mut self, key: &'static str) -> Option<T> {
+        match self.find(key, true) {
+            Some(cell) => T::__from_cell(cell),
+            None => T::__missing(),
+        }
+    }
+
+    /// A field with a default: an absent column reads as `missing()`.
+    #[inline]
+    pub fn cell_or<T: Toon>(
+        &mut self,
+        key: &'static str,
+        missing: impl FnOnce() -> T,
+    ) -> Option<T> {
+        match self.find(key, false) {
+            Some(cell) => T::__from_cell(cell),
+            None => Some(missing()),
+        }
+    }
+
+    /// Is the row whole, with every column read? A short row, or a column the
+    /// type has no field for, is the full path's to report.
+    #[inline]
+    pub fn whole(&self) -> bool {
+        self.cells.len() == self.fields.len()
+            && self.taken.count_ones() as usize == self.cells.len()
+    }
+}
+
+thread_local! {
+    static ONE_PASS: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns the one-pass row reader on or off on this thread, so that tests can
+/// hold it against the full path on the same replies. On by default.
+pub fn set_one_pass(on: bool) {
+    ONE_PASS.with(|c| c.set(on));
+}
+
+pub(crate) fn one_pass() -> bool {
+    ONE_PASS.with(Cell::get)
+}
