@@ -40,7 +40,8 @@ pub(crate) fn split_lines(
         ));
     }
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-    let mut out = Vec::new();
+    // Sized once: a long reply would otherwise copy its lines as the vector grows.
+    let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', input.as_bytes()).count() + 1);
     let mut blank = None;
     for (idx, raw) in input.split('\n').enumerate() {
         let number = idx + 1;
