@@ -40,8 +40,10 @@ pub(crate) fn split_lines(
         ));
     }
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-    // Sized once: a long reply would otherwise copy its lines as the vector grows.
-    let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', input.as_bytes()).count() + 1);
+    // Sized once, so a long reply's lines are not copied as the vector grows;
+    // at most one line per 16 bytes of input, so blank lines reserve little.
+    let breaks = memchr::memchr_iter(b'\n', input.as_bytes()).count();
+    let mut out = Vec::with_capacity(breaks.min(input.len() / 16) + 1);
     let mut blank = None;
     for (idx, raw) in input.split('\n').enumerate() {
         let number = idx + 1;
