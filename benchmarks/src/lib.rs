@@ -283,9 +283,9 @@ where
                 named("stream_4_bytes"),
                 Box::new(|| {
                     let mut s = toon_core::ToonStream::<Vec<T>>::new();
-                    for chunk in self.toon.as_bytes().chunks(4) {
-                        // The text is ASCII, so 4-byte chunks are whole characters.
-                        s.push(std::str::from_utf8(chunk).unwrap());
+                    // The text is ASCII, so 4-byte chunks are whole characters.
+                    for at in (0..self.toon.len()).step_by(4) {
+                        s.push(&self.toon[at..self.toon.len().min(at + 4)]);
                     }
                     s.end();
                     s.finish().unwrap().value

@@ -35,9 +35,9 @@ use serde_json::Value;
 
 use super::guide::TypeGuide;
 use super::{Cx, Toon};
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, trim_spaces};
-use crate::node::Node;
+use crate::header::{parse_header, Field, HeaderParse};
+use crate::lex::{find_unquoted, parse_value_token, split_unquoted, trim_spaces};
+use crate::node::{fill, Node};
 use crate::reply::strip::{is_fence, starts_document, untag};
 use crate::reply::{decode_reply_guided, Guide, ReplyOptions};
 use crate::reply::{ParseError, Reply};
@@ -92,10 +92,13 @@ impl Event {
 enum Block {
     /// Nothing to emit (a nested object, or a block the stream cannot decide).
     Opaque,
-    /// A table: its header line, rows emitted as they end.
+    /// A table: its header line, rows emitted as they end. `fields` where the
+    /// header reads as it stands: a row of exactly its width is then read
+    /// straight from its cells, as the whole-reply decoder reads it.
     Table {
         key: String,
         header: String,
+        fields: Option<(Vec<Field>, char)>,
         index: usize,
     },
     /// A list: the lines of the item being written.
@@ -145,6 +148,9 @@ pub struct ToonStream<T> {
     text: String,
     /// Bytes of `text` already read as complete lines.
     scanned: usize,
+    /// Bytes of `text` already searched for a line break, so that a line
+    /// arriving in many chunks is searched once, not once per chunk.
+    searched: usize,
     phase: Phase,
     block: Block,
     guide: TypeGuide,
@@ -184,6 +190,7 @@ impl<T: Toon> ToonStream<T> {
         ToonStream {
             text: String::new(),
             scanned: 0,
+            searched: 0,
             phase: Phase::Before,
             block: Block::Opaque,
             guide: TypeGuide::new(T::__shape()),
@@ -198,6 +205,10 @@ impl<T: Toon> ToonStream<T> {
     /// Feeds the next chunk; returns the events it decided.
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         self.text.push_str(chunk);
+        // Nothing is decided before a line ends, unless prose blocks stream.
+        if self.prose_names.is_empty() && !chunk.as_bytes().contains(&b'\n') {
+            return Vec::new();
+        }
         let mut events = Vec::new();
         loop {
             if self.prose.is_some() {
@@ -209,10 +220,12 @@ impl<T: Toon> ToonStream<T> {
             if self.prose_opens(&mut events) {
                 continue;
             }
-            let Some(end) = self.text[self.scanned..].find('\n') else {
+            let from = self.searched.max(self.scanned);
+            let Some(end) = memchr::memchr(b'\n', &self.text.as_bytes()[from..]) else {
+                self.searched = self.text.len();
                 break;
             };
-            let line_end = self.scanned + end;
+            let line_end = from + end;
             let line = self.text[self.scanned..line_end]
                 .trim_end_matches('\r')
                 .to_owned();
@@ -221,6 +234,7 @@ impl<T: Toon> ToonStream<T> {
         }
         if !self.keep_text {
             self.text.drain(..self.scanned);
+            self.searched = self.searched.saturating_sub(self.scanned);
             self.scanned = 0;
         }
         events
@@ -417,9 +431,14 @@ impl<T: Toon> ToonStream<T> {
                     return;
                 };
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
+                    let fields = match (h.fields, h.duplicate_field) {
+                        (Some(fields), None) => Some((fields, h.delim)),
+                        _ => None,
+                    };
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
+                        fields,
                         index: 0,
                     };
                 } else if h.fields.is_none() && h.rest.is_empty() {
@@ -464,7 +483,12 @@ impl<T: Toon> ToonStream<T> {
         let mut decided = None;
         match &mut self.block {
             Block::Opaque => {}
-            Block::Table { key, header, index } => {
+            Block::Table {
+                key,
+                header,
+                fields,
+                index,
+            } => {
                 let content = trim_spaces(line.trim_start());
                 let is_row = match (
                     find_unquoted(content, |c| c == ':'),
@@ -478,20 +502,27 @@ impl<T: Toon> ToonStream<T> {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
-                let doc = format!("{header}\n  {content}");
                 let (key, at) = (key.clone(), *index);
-                if let Some(Value::Array(mut rows)) =
-                    decode_doc(&self.guide, &self.options, &doc, &key)
-                {
-                    if rows.len() == 1 {
-                        events.push(Event::Item {
-                            key,
-                            index: at,
-                            value: rows.remove(0),
-                        });
-                        if let Block::Table { index, .. } = &mut self.block {
-                            *index += 1;
+                // A row that reads as it stands is read from its cells; any other
+                // goes through the reply decoder's repairs, with its header.
+                let value = match fields.as_ref().and_then(|(f, d)| clean_row(f, *d, content)) {
+                    Some(row) => Some(row),
+                    None => {
+                        let doc = format!("{header}\n  {content}");
+                        match decode_doc(&self.guide, &self.options, &doc, &key) {
+                            Some(Value::Array(mut rows)) if rows.len() == 1 => Some(rows.remove(0)),
+                            _ => None,
                         }
+                    }
+                };
+                if let Some(value) = value {
+                    events.push(Event::Item {
+                        key,
+                        index: at,
+                        value,
+                    });
+                    if let Block::Table { index, .. } = &mut self.block {
+                        *index += 1;
                     }
                 }
             }
@@ -576,6 +607,21 @@ fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -
         Node::Object(mut map) => map.shift_remove(key).map(|p| p.node.into_value()),
         _ => None,
     }
+}
+
+/// A row of exactly the header's width whose every cell reads as it stands, as
+/// the object the whole-reply decoder makes of it; `None` for any other row.
+fn clean_row(fields: &[Field], delim: char, content: &str) -> Option<Value> {
+    if content.is_empty() {
+        return None;
+    }
+    let cells = split_unquoted(content, delim)
+        .map(|cell| parse_value_token(cell).ok())
+        .collect::<Option<Vec<_>>>()?;
+    if cells.len() != Field::leaf_count(fields) {
+        return None;
+    }
+    Some(Value::Object(fill(&mut cells.into_iter(), fields, 0)))
 }
 
 fn indent(line: &str) -> usize {
