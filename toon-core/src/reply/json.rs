@@ -1,6 +1,7 @@
 //! JSON replies: a model asked for TOON that falls back to JSON (same data
 //! model, so it is read as JSON), and the JSON-Schema path's replies.
 
+use crate::reply::layout::is_blank;
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
@@ -36,7 +37,7 @@ pub(crate) fn decode_json(
 ) -> Result<Value, ParseError> {
     let first_line = lines
         .iter()
-        .position(|l| !l.trim().is_empty())
+        .position(|l| !is_blank(l))
         .map_or(1, |i| i + 1);
     // Reported first, so that on its line it comes before what was mended.
     repairs.push(Repair::new(
@@ -111,7 +112,7 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, se
 /// Reports prose after the JSON value that ends at `end`.
 fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) {
     let rest = &text[end..];
-    if !rest.trim().is_empty() {
+    if !is_blank(rest) {
         let after = text[..end + (rest.len() - rest.trim_start().len())]
             .matches('\n')
             .count()

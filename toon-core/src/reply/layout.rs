@@ -11,9 +11,32 @@ pub(crate) fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
 }
 
+/// Neither blank nor a comment line.
 pub(crate) fn significant(line: &str) -> bool {
-    let t = line.trim();
-    !t.is_empty() && !t.starts_with('#')
+    match first_visible(line) {
+        Some(b) if b < 0x80 => b != b'#',
+        // Non-ASCII at the start: `trim` decides what Unicode calls a space.
+        Some(_) => {
+            let t = line.trim();
+            !t.is_empty() && !t.starts_with('#')
+        }
+        None => false,
+    }
+}
+
+/// `line.trim().is_empty()`, without decoding characters where the line is ASCII.
+pub(crate) fn is_blank(line: &str) -> bool {
+    match first_visible(line) {
+        Some(b) if b < 0x80 => false,
+        Some(_) => line.trim().is_empty(),
+        None => true,
+    }
+}
+
+/// The first byte that is not ASCII white space (as `char::is_whitespace` has it).
+fn first_visible(line: &str) -> Option<u8> {
+    line.bytes()
+        .find(|&b| !(b.is_ascii_whitespace() || b == 0x0B))
 }
 
 fn gcd(a: usize, b: usize) -> usize {

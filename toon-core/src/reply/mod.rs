@@ -9,6 +9,7 @@ pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;
 
+use crate::reply::layout::is_blank;
 use std::borrow::Cow;
 
 use serde_json::Value;
@@ -140,12 +141,12 @@ pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
     options: &ReplyOptions,
 ) -> Result<(T, Vec<Repair>), ParseError> {
     too_long(completion, options)?;
-    if completion.trim().is_empty() {
+    if is_blank(completion) {
         return Err(ParseError::empty());
     }
     let mut repairs = Vec::new();
     let lines = strip::strip(completion, &mut repairs, None)?;
-    let Some(first) = lines.iter().position(|l| !l.trim().is_empty()) else {
+    let Some(first) = lines.iter().position(|l| !is_blank(l)) else {
         return Err(ParseError::empty());
     };
     if !json::looks_like_json(&lines) {
@@ -220,7 +221,7 @@ pub(crate) fn decode_reply_guided<'c>(
     };
     if completion
         .lines()
-        .all(|l| l.trim().is_empty() || l.trim_start_matches(' ').starts_with('#'))
+        .all(|l| is_blank(l) || l.trim_start_matches(' ').starts_with('#'))
     {
         // Blank, or only comment lines: the model said nothing (the spec decoder
         // would read `{}`, which is "found nothing").
@@ -240,7 +241,7 @@ pub(crate) fn decode_reply_guided<'c>(
     }
     let mut repairs = Vec::new();
     let mut lines = strip::strip(completion, &mut repairs, guide)?;
-    if lines.iter().all(|l| l.trim().is_empty()) {
+    if lines.iter().all(|l| is_blank(l)) {
         return Err(ParseError::empty());
     }
     let mut short_rows = Vec::new();
@@ -404,7 +405,7 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
     use DecodeErrorKind as K;
     let last = lines
         .iter()
-        .rposition(|l| !l.trim().is_empty())
+        .rposition(|l| !is_blank(l))
         .map_or(0, |i| i + 1);
     let on_last_line = e.line() == last;
     let open_bracket = on_last_line

@@ -4,6 +4,7 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
+use crate::reply::layout::is_blank;
 use std::borrow::Cow;
 
 use super::{Guide, ParseError, Repair, RepairKind};
@@ -29,13 +30,13 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
             && serde_json::from_str::<serde::de::IgnoredAny>(start).is_ok())
         || completion
             .lines()
-            .find(|l| !l.trim().is_empty())
+            .find(|l| !is_blank(l))
             .is_some_and(|first| {
                 let next = completion
                     .lines()
                     .skip_while(|l| *l != first)
                     .skip(1)
-                    .find(|l| !l.trim().is_empty());
+                    .find(|l| !is_blank(l));
                 is_sentence_label(first, next)
             })
         || marker_lines(completion).any(|t| {
@@ -113,7 +114,7 @@ fn strip_reasoning(
     lines: &mut [Cow<'_, str>],
     repairs: &mut Vec<Repair>,
 ) -> Result<(), ParseError> {
-    let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+    let first = lines.iter().position(|l| !is_blank(l)).unwrap_or(0);
     let opens = lines[first].trim_start().starts_with(THINK_OPEN);
     // Reasoning that began in the prompt's template shows only its closing tag.
     let closes_only = !opens
@@ -213,9 +214,7 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
         // that never closed) or last (a closing whose opening was left out). One in
         // the middle of the text could split a document; it is left for the
         // decoder to refuse rather than have half the reply read as prose.
-        let significant: Vec<usize> = (0..lines.len())
-            .filter(|&i| !lines[i].trim().is_empty())
-            .collect();
+        let significant: Vec<usize> = (0..lines.len()).filter(|&i| !is_blank(&lines[i])).collect();
         let role = if significant.first() == Some(&open) {
             "opening fence (never closed)"
         } else if significant.last() == Some(&open) {
@@ -250,10 +249,10 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
 }
 
 fn blank_prose(lines: &mut [Cow<'_, str>], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
-    let Some(first) = lines.iter().position(|l| !l.trim().is_empty()) else {
+    let Some(first) = lines.iter().position(|l| !is_blank(l)) else {
         return;
     };
-    let count = lines.iter().filter(|l| !l.trim().is_empty()).count();
+    let count = lines.iter().filter(|l| !is_blank(l)).count();
     repairs.push(Repair::new(
         RepairKind::StrippedProse,
         offset + first + 1,
@@ -290,9 +289,7 @@ fn strip_trailing_prose(
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) {
-    let significant: Vec<usize> = (0..lines.len())
-        .filter(|&i| !lines[i].trim().is_empty())
-        .collect();
+    let significant: Vec<usize> = (0..lines.len()).filter(|&i| !is_blank(&lines[i])).collect();
     let prose_like = |i: usize| {
         let t = lines[i].trim_end();
         !t.starts_with(' ')
@@ -314,7 +311,7 @@ fn strip_trailing_prose(
         .take_while(|&i| prose_like(i))
         .collect();
     let first = *run.last().unwrap_or(&last);
-    let set_apart = first > 0 && lines[first - 1].trim().is_empty();
+    let set_apart = first > 0 && is_blank(&lines[first - 1]);
     let ends_sentence = lines[last].trim_end().ends_with(['.', '!', '?']);
     // Never the whole reply: that is prose, not a document with prose after it.
     if !(set_apart || ends_sentence) || significant.first() == Some(&first) {
