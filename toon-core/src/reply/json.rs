@@ -35,10 +35,7 @@ pub(crate) fn decode_json(
     lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
 ) -> Result<Value, ParseError> {
-    let first_line = lines
-        .iter()
-        .position(|l| !is_blank(l))
-        .map_or(1, |i| i + 1);
+    let first_line = lines.iter().position(|l| !is_blank(l)).map_or(1, |i| i + 1);
     // Reported first, so that on its line it comes before what was mended.
     repairs.push(Repair::new(
         RepairKind::ReadJson,

@@ -122,16 +122,14 @@ pub fn decode_reply_with_options(
     completion: &str,
     options: &ReplyOptions,
 ) -> Result<Reply<Value>, ParseError> {
-    let mut short_rows = Vec::new();
+    let mut findings = Findings::default();
     let mut buf = String::new();
-    let result = decode_reply_guided(completion, &mut buf, None, options).map(|g| {
-        short_rows = g.short_rows;
-        Reply {
+    let result =
+        decode_reply_guided(completion, &mut buf, None, options, &mut findings).map(|g| Reply {
             value: g.value.into_value(),
             repairs: g.repairs,
-        }
-    });
-    settle(result, completion, options, &short_rows, &|_| None)
+        });
+    settle(result, completion, options, &findings.short_rows, &|_| None)
 }
 
 /// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
@@ -194,8 +192,11 @@ pub(crate) trait Guide {
     /// Does this line start the document (a known key, however malformed)? Lines
     /// before the first line that starts a document are prose.
     fn starts_document(&self, line: &str) -> bool;
-    /// Text repairs run on the stripped lines of a TOON reply before the untyped ones.
-    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>);
+    /// Text repairs run on the stripped lines of a TOON reply before the untyped
+    /// ones. Returns the rows short of a required cell that only one column can
+    /// be missing from, (line, that column), for the messages that name it.
+    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>)
+        -> Vec<(usize, String)>;
 }
 
 /// A decoded reply, each value placed on its line of the completion.
@@ -203,8 +204,27 @@ pub(crate) struct Guided<'c> {
     /// Borrows the completion where it was decoded as it stands.
     pub value: Node<'c>,
     pub repairs: Vec<Repair>,
+}
+
+/// What the reply decoder learns of short rows, kept whether the decode
+/// succeeds or not: the refusal or report that follows names a cut or a
+/// missing cell by it.
+#[derive(Debug, Default)]
+pub(crate) struct Findings {
     /// The lines of dropped rows that had fewer cells than their header.
     pub short_rows: Vec<usize>,
+    /// What the guide found of short rows: (line, the one column missing).
+    pub missing_cells: Vec<(usize, String)>,
+}
+
+impl Findings {
+    /// The required column the short row on `line` is missing, if only one can be.
+    pub(crate) fn missing_cell(&self, line: usize) -> Option<String> {
+        self.missing_cells
+            .iter()
+            .find(|(l, _)| *l == line)
+            .map(|(_, c)| c.clone())
+    }
 }
 
 /// The reply decoder, with an optional guide.
@@ -213,6 +233,7 @@ pub(crate) fn decode_reply_guided<'c>(
     buf: &'c mut String,
     guide: Option<&dyn Guide>,
     options: &ReplyOptions,
+    findings: &mut Findings,
 ) -> Result<Guided<'c>, ParseError> {
     too_long(completion, options)?;
     let spec = DecodeOptions {
@@ -235,7 +256,6 @@ pub(crate) fn decode_reply_guided<'c>(
             return Ok(Guided {
                 value: d.value,
                 repairs: Vec::new(),
-                short_rows: Vec::new(),
             });
         }
     }
@@ -244,16 +264,15 @@ pub(crate) fn decode_reply_guided<'c>(
     if lines.iter().all(|l| is_blank(l)) {
         return Err(ParseError::empty());
     }
-    let mut short_rows = Vec::new();
     let value = if json::looks_like_json(&lines) {
         Node::from(json::decode_json(&lines, &mut repairs)?)
     } else {
         let counted = layout::count_placeholders(&mut lines, &mut repairs);
         if let Some(guide) = guide {
-            guide.repair(&mut lines, &mut repairs);
+            findings.missing_cells = guide.repair(&mut lines, &mut repairs);
         }
         let d = decode_repaired(lines, &mut repairs, &counted, &spec, buf)?;
-        short_rows = d
+        findings.short_rows = d
             .notes
             .iter()
             .filter_map(|n| match n {
@@ -266,11 +285,7 @@ pub(crate) fn decode_reply_guided<'c>(
         d.value
     };
     repairs.sort_by_key(|r| r.line);
-    Ok(Guided {
-        value,
-        repairs,
-        short_rows,
-    })
+    Ok(Guided { value, repairs })
 }
 
 /// The TOON repairs that need the text, then a lenient decode for the rest,

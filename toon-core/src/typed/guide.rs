@@ -18,20 +18,6 @@ use crate::shape::{field_list, table_fields, FieldShape, Shape};
 pub(crate) struct TypeGuide {
     /// The root's fields, if the root is a struct (the only shape with top-level keys).
     fields: Vec<FieldShape>,
-    /// Rows short of a required cell that only one column can be missing from:
-    /// (line, that column's name), for the refusal that names it.
-    missing: std::cell::RefCell<Vec<(usize, String)>>,
-}
-
-impl TypeGuide {
-    /// The required column a short row on `line` is missing, if only one can be.
-    pub(crate) fn missing_cell(&self, line: usize) -> Option<String> {
-        self.missing
-            .borrow()
-            .iter()
-            .find(|(l, _)| *l == line)
-            .map(|(_, c)| c.clone())
-    }
 }
 
 impl TypeGuide {
@@ -40,10 +26,7 @@ impl TypeGuide {
             Shape::Struct(s) => s.fields,
             _ => Vec::new(),
         };
-        TypeGuide {
-            fields,
-            missing: std::cell::RefCell::new(Vec::new()),
-        }
+        TypeGuide { fields }
     }
 }
 
@@ -54,10 +37,14 @@ impl Guide for TypeGuide {
         field(&self.fields, key).is_some()
     }
 
-    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
+    fn repair(
+        &self,
+        lines: &mut [Cow<'_, str>],
+        repairs: &mut Vec<Repair>,
+    ) -> Vec<(usize, String)> {
         let mut missing = Vec::new();
         apply(&self.fields, lines, repairs, &mut missing);
-        *self.missing.borrow_mut() = missing;
+        missing
     }
 }
 

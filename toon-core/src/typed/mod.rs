@@ -22,7 +22,7 @@ pub use stream::{Event, ToonEvents, ToonStream};
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
-use crate::reply::{decode_reply_guided, settle};
+use crate::reply::{decode_reply_guided, settle, Findings};
 use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
@@ -120,11 +120,11 @@ pub trait Toon: Sized {
         };
         let completion = completion.as_ref();
         let guide = guide::TypeGuide::new(shape);
-        let mut short_rows = Vec::new();
+        let mut findings = Findings::default();
         let mut read = || {
             let mut buf = String::new();
-            let mut decoded = decode_reply_guided(completion, &mut buf, Some(&guide), options)?;
-            short_rows = decoded.short_rows;
+            let mut decoded =
+                decode_reply_guided(completion, &mut buf, Some(&guide), options, &mut findings)?;
             delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
             // Every value carries its line, so errors and typed repairs are placed as they are made.
             let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
@@ -135,15 +135,15 @@ pub trait Toon: Sized {
                 .iter_mut()
                 .filter(|r| r.kind == RepairKind::DroppedRow)
             {
-                if let Some(column) = guide.missing_cell(r.line) {
+                if let Some(column) = findings.missing_cell(r.line) {
                     r.detail = format!("the row has no `{column}`: {}", r.detail);
                 }
             }
             Ok(Reply { value, repairs })
         };
         let result = read();
-        settle(result, completion, options, &short_rows, &|line| {
-            guide.missing_cell(line)
+        settle(result, completion, options, &findings.short_rows, &|line| {
+            findings.missing_cell(line)
         })
         .map_err(|e| e.in_format("TOON, exactly as the instructions show"))
     }

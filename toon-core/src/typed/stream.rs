@@ -39,7 +39,7 @@ use crate::header::{parse_header, Field, HeaderParse};
 use crate::lex::{find_unquoted, parse_value_token, split_unquoted, trim_spaces};
 use crate::node::{fill, Node};
 use crate::reply::strip::{is_fence, starts_document, untag};
-use crate::reply::{decode_reply_guided, Guide, ReplyOptions};
+use crate::reply::{decode_reply_guided, Findings, Guide, ReplyOptions};
 use crate::reply::{ParseError, Reply};
 
 /// A value the stream has decided.
@@ -602,7 +602,8 @@ impl<T: Toon> ToonStream<T> {
 /// and returns the value at `key`.
 fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -> Option<Value> {
     let mut buf = String::new();
-    let decoded = decode_reply_guided(doc, &mut buf, Some(guide), options).ok()?;
+    let findings = &mut Findings::default();
+    let decoded = decode_reply_guided(doc, &mut buf, Some(guide), options, findings).ok()?;
     match decoded.value {
         Node::Object(mut map) => map.shift_remove(key).map(|p| p.node.into_value()),
         _ => None,
