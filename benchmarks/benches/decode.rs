@@ -17,7 +17,10 @@ fn decode(c: &mut Criterion) {
     let mut g = c.benchmark_group("decode");
     g.throughput(Throughput::Elements(ROWS as u64));
     g.sample_size(20);
-    fn run<T>(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, decoders: Vec<Decoder<'_, T>>) {
+    fn run<T>(
+        g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+        decoders: Vec<Decoder<'_, T>>,
+    ) {
         for (name, decode) in decoders {
             g.bench_function(name, |b| b.iter(&decode));
         }

@@ -190,6 +190,23 @@ pub fn read_refused<T: Toon>(reply: &str) -> Result<Vec<T>, toon_core::ParseErro
 /// A decoder under test: its benchmark name and what it runs.
 pub type Decoder<'a, T> = (&'static str, Box<dyn Fn() -> Vec<T> + 'a>);
 
+/// The fastest of `rounds` runs of each decoder, the decoders taking turns, so
+/// that a change in the machine's load falls on all of them alike.
+pub fn interleaved<T>(
+    decoders: &[Decoder<'_, T>],
+    rounds: usize,
+) -> Vec<(&'static str, std::time::Duration)> {
+    let mut best = vec![std::time::Duration::MAX; decoders.len()];
+    for _ in 0..rounds {
+        for (i, (_, decode)) in decoders.iter().enumerate() {
+            let start = std::time::Instant::now();
+            std::hint::black_box(decode());
+            best[i] = best[i].min(start.elapsed());
+        }
+    }
+    decoders.iter().map(|d| d.0).zip(best).collect()
+}
+
 /// The texts the decode benchmarks read: the same rows as TOON, as JSON, as
 /// TOON needing repairs, and as TOON the type refuses on its last row.
 pub struct DecodeInputs<T> {
@@ -232,7 +249,11 @@ where
             data,
         };
         for (name, decode) in inputs.decoders() {
-            let expected = if name.ends_with("refused") { &[][..] } else { &inputs.data[..] };
+            let expected = if name.ends_with("refused") {
+                &[][..]
+            } else {
+                &inputs.data[..]
+            };
             assert_eq!(decode(), expected, "{name} reads the data back");
         }
         let Err(e) = read_refused::<T>(&inputs.refused) else {

@@ -1,4 +1,6 @@
 //! The spec decoder: TOON text to `serde_json::Value`, exactly as SPEC v4.1 says.
+//! What a reader built on it may forgive is asked of a [`Forgive`] at each
+//! refusal; the reply pipeline's answers live with the pipeline (`reply::forgive`).
 
 use serde_json::Value;
 
@@ -29,70 +31,79 @@ use crate::options::DecodeOptions;
 /// # Errors
 /// A [`DecodeError`] with the line, column and kind of the first problem found.
 pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError> {
-    decode_lenient(input, options, Leniency::default()).map(|d| d.value.into_value())
+    decode_with(input, options, &mut Spec).map(Node::into_value)
 }
 
-/// The strict-mode failures the reply decoder may forgive; each forgiven one
-/// becomes a [`Note`]. All `false` is the specification's decoder.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Leniency {
-    /// A declared `[N]` that disagrees with the values present.
-    pub counts: bool,
-    /// Blank lines between rows or items.
-    pub blank_lines: bool,
-    /// Rows of the wrong width or with an unreadable cell, except on the last line
-    /// of the document (where they mean the reply was cut off).
-    pub malformed_rows: bool,
-    /// `key: value` lines under an array header instead of rows or `- ` items.
-    pub record_blocks: bool,
+/// What the specification refuses and a reader built on this decoder may
+/// forgive instead, asked at the point of each such refusal. The
+/// specification's decoder ([`Spec`]) forgives nothing; the reply pipeline's
+/// forgiveness, and the notes it keeps, live with the pipeline.
+pub(crate) trait Forgive<'a> {
+    /// A declared `[N]` that disagrees with the `actual` values: forgiven?
+    fn count(&mut self, line: usize, declared: usize, actual: usize) -> bool;
+    /// A blank line between rows or items: forgiven?
+    fn blank_line(&mut self, line: usize) -> bool;
+    /// A row that cannot be read (`short`: fewer cells than the header names),
+    /// not on the last line where it would be a cut: dropped?
+    fn malformed_row(&mut self, line: usize, reason: String, short: bool) -> bool;
+    /// `key: value` lines at `depth`, where the rows or items of an array
+    /// belong: read from the cursor as records, or `None` to refuse them.
+    fn records(
+        &mut self,
+        cursor: &mut Cursor<'a>,
+        depth: usize,
+        fields: Option<&[Field]>,
+    ) -> Result<Option<Vec<Placed<'a>>>>;
 }
 
-/// What a lenient decode returns.
-#[derive(Debug)]
-pub(crate) struct Decoded<'a> {
-    pub value: Node<'a>,
-    pub notes: Vec<Note>,
-}
+/// The specification: nothing is forgiven.
+pub(crate) struct Spec;
 
-impl Decoded<'_> {
-    /// The decode with its text owned, no longer borrowing the input.
-    pub(crate) fn into_owned<'b>(self) -> Decoded<'b> {
-        Decoded {
-            value: self.value.into_owned(),
-            notes: self.notes,
-        }
+impl<'a> Forgive<'a> for Spec {
+    fn count(&mut self, _: usize, _: usize, _: usize) -> bool {
+        false
+    }
+    fn blank_line(&mut self, _: usize) -> bool {
+        false
+    }
+    fn malformed_row(&mut self, _: usize, _: String, _: bool) -> bool {
+        false
+    }
+    fn records(
+        &mut self,
+        _: &mut Cursor<'a>,
+        _: usize,
+        _: Option<&[Field]>,
+    ) -> Result<Option<Vec<Placed<'a>>>> {
+        Ok(None)
     }
 }
 
-/// Something a lenient decode forgave, by the line it happened on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Note {
-    Count {
-        line: usize,
-        declared: usize,
-        actual: usize,
-    },
-    BlankLine {
-        line: usize,
-    },
-    DroppedRow {
-        line: usize,
-        reason: String,
-        /// Fewer cells than the header names: a cell left out, or a cut.
-        short: bool,
-    },
-    RecordBlock {
-        line: usize,
-        records: usize,
-    },
+/// The decoder's place in the document's lines, which a forgiving reader
+/// reads further from.
+pub(crate) struct Cursor<'a> {
+    lines: Vec<Line<'a>>,
+    pos: usize,
 }
 
-/// [`decode`] with the given relaxations, returning what was forgiven.
-pub(crate) fn decode_lenient<'a>(
+impl<'a> Cursor<'a> {
+    /// The next line, not yet read.
+    pub(crate) fn peek(&self) -> Option<Line<'a>> {
+        self.lines.get(self.pos).copied()
+    }
+
+    /// Moves past the next line.
+    pub(crate) fn advance(&mut self) {
+        self.pos += 1;
+    }
+}
+
+/// [`decode`] with what `forgive` forgives.
+pub(crate) fn decode_with<'a>(
     input: &'a str,
     options: &DecodeOptions,
-    leniency: Leniency,
-) -> Result<Decoded<'a>, DecodeError> {
+    forgive: &mut dyn Forgive<'a>,
+) -> Result<Node<'a>, DecodeError> {
     let lines = split_lines(
         input,
         options.indent_size,
@@ -100,68 +111,38 @@ pub(crate) fn decode_lenient<'a>(
         options.max_depth,
     )?;
     let mut p = Parser {
-        lines,
+        c: Cursor { lines, pos: 0 },
         input_len: input.len(),
-        pos: 0,
         strict: options.strict,
-        leniency,
+        forgive,
         max_depth: options.max_depth,
         span: 0,
-        notes: Vec::new(),
     };
-    let value = p.document()?;
-    Ok(Decoded {
-        value,
-        notes: p.notes,
-    })
+    p.document()
 }
 
-struct Parser<'a> {
-    lines: Vec<Line<'a>>,
+struct Parser<'a, 'f> {
+    c: Cursor<'a>,
     /// The input's length in bytes: a bound on how many cells it can hold.
     input_len: usize,
-    pos: usize,
     strict: bool,
-    leniency: Leniency,
+    forgive: &'f mut dyn Forgive<'a>,
     max_depth: usize,
     /// Greater than zero while inside an array's rows or items (a "header span",
     /// §12), where blank lines are strict-mode errors.
     span: usize,
-    notes: Vec<Note>,
 }
 
-type Result<T, E = DecodeError> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = DecodeError> = std::result::Result<T, E>;
 
-impl<'a> Parser<'a> {
-    fn peek(&self) -> Option<Line<'a>> {
-        self.lines.get(self.pos).copied()
-    }
-
-    fn error_at(
-        &self,
-        line: &Line<'_>,
-        at: &str,
-        kind: DecodeErrorKind,
-        msg: impl Into<String>,
-    ) -> DecodeError {
-        let offset = offset_in(line.content, at).min(line.content.len());
-        let column = line.indent + line.content[..offset].chars().count() + 1;
-        DecodeError::new(kind, line.number, column, msg, line.content)
-    }
-
-    fn lex_error(&self, line: &Line<'_>, token: &str, e: LexError) -> DecodeError {
-        let at = &token[e.offset.min(token.len())..];
-        self.error_at(line, at, e.kind, e.message)
-    }
-
+impl<'a> Parser<'a, '_> {
     /// Takes the next line as part of the current scope, refusing a blank line
     /// before it when that blank line falls inside an array's span.
     fn claim(&mut self, line: &Line<'_>, in_span: bool) -> Result<()> {
         if self.strict && in_span {
             if let Some(blank) = line.blank_before {
-                if self.leniency.blank_lines {
-                    self.notes.push(Note::BlankLine { line: blank });
-                    self.pos += 1;
+                if self.forgive.blank_line(blank) {
+                    self.c.pos += 1;
                     return Ok(());
                 }
                 return Err(DecodeError::new(
@@ -173,18 +154,18 @@ impl<'a> Parser<'a> {
                 ));
             }
         }
-        self.pos += 1;
+        self.c.pos += 1;
         Ok(())
     }
 
     fn document(&mut self) -> Result<Node<'a>> {
-        let Some(first) = self.peek() else {
+        let Some(first) = self.c.peek() else {
             return Ok(Node::object(Object::new()));
         };
         if first.depth == 0 {
             match parse_header(first.content, self.max_depth) {
                 HeaderParse::Header(h) if h.key.is_none() => {
-                    self.pos += 1;
+                    self.c.pos += 1;
                     let value = self.array_body(&first, h, 0)?;
                     self.no_trailing_content()?;
                     return Ok(value);
@@ -192,23 +173,23 @@ impl<'a> Parser<'a> {
                 // A lone line that is not a header reads as a primitive (`[test]`).
                 HeaderParse::Malformed(e)
                     if self.strict
-                        && (self.lines.len() > 1
+                        && (self.c.lines.len() > 1
                             || find_unquoted(first.content, |c| c == ':').is_some()) =>
                 {
-                    return Err(self.lex_error(&first, first.content, e));
+                    return Err(lex_error(&first, first.content, e));
                 }
                 _ => {}
             }
             if first.content == "[]" {
-                self.pos += 1;
+                self.c.pos += 1;
                 self.no_trailing_content()?;
                 return Ok(Node::Array(Vec::new()));
             }
-            if self.lines.len() == 1 && find_unquoted(first.content, |c| c == ':').is_none() {
-                self.pos += 1;
+            if self.c.lines.len() == 1 && find_unquoted(first.content, |c| c == ':').is_none() {
+                self.c.pos += 1;
                 return parse_value_token(first.content)
                     .map(Node::Scalar)
-                    .map_err(|e| self.lex_error(&first, first.content, e));
+                    .map_err(|e| lex_error(&first, first.content, e));
             }
         }
         let mut map = Object::new();
@@ -217,8 +198,8 @@ impl<'a> Parser<'a> {
     }
 
     fn no_trailing_content(&self) -> Result<()> {
-        match self.peek() {
-            Some(line) if self.strict => Err(self.error_at(
+        match self.c.peek() {
+            Some(line) if self.strict => Err(error_at(
                 &line,
                 line.content,
                 DecodeErrorKind::UnexpectedLine,
@@ -230,13 +211,13 @@ impl<'a> Parser<'a> {
 
     /// Reads the fields of an object whose fields stand at `depth`, into `map`.
     fn object_fields(&mut self, depth: usize, map: &mut Object<'a>) -> Result<()> {
-        while let Some(line) = self.peek() {
+        while let Some(line) = self.c.peek() {
             if line.depth < depth {
                 break;
             }
             if line.depth > depth {
                 if !self.strict {
-                    self.pos += 1;
+                    self.c.pos += 1;
                     continue;
                 }
                 return Err(self.over_indented(&line, depth));
@@ -252,7 +233,7 @@ impl<'a> Parser<'a> {
     /// `depth + 1`, or `None` where the scope ends. Deeper lines are errors in
     /// strict mode and skipped otherwise.
     fn next_in_scope(&mut self, depth: usize) -> Result<Option<Line<'a>>> {
-        while let Some(line) = self.peek() {
+        while let Some(line) = self.c.peek() {
             if line.depth <= depth {
                 return Ok(None);
             }
@@ -262,13 +243,13 @@ impl<'a> Parser<'a> {
             if self.strict {
                 return Err(self.over_indented(&line, depth + 1));
             }
-            self.pos += 1;
+            self.c.pos += 1;
         }
         Ok(None)
     }
 
     fn over_indented(&self, line: &Line<'_>, depth: usize) -> DecodeError {
-        self.error_at(
+        error_at(
             line,
             line.content,
             DecodeErrorKind::UnexpectedIndent,
@@ -287,7 +268,7 @@ impl<'a> Parser<'a> {
         value: Placed<'a>,
     ) -> Result<()> {
         if self.strict && map.contains_key(&key) {
-            return Err(self.error_at(
+            return Err(error_at(
                 line,
                 line.content,
                 DecodeErrorKind::DuplicateKey,
@@ -313,18 +294,18 @@ impl<'a> Parser<'a> {
                 return Ok((key, value));
             }
             HeaderParse::Header(_) if self.strict => {
-                return Err(self.error_at(
+                return Err(error_at(
                     line,
                     content,
                     DecodeErrorKind::InvalidHeader,
                     "a header without a key is only allowed at the document root or after `- `; give it a key",
                 ))
             }
-            HeaderParse::Malformed(e) if self.strict => return Err(self.lex_error(line, content, e)),
+            HeaderParse::Malformed(e) if self.strict => return Err(lex_error(line, content, e)),
             _ => {}
         }
         let Some(colon) = find_unquoted(content, |c| c == ':') else {
-            return Err(self.error_at(
+            return Err(error_at(
                 line,
                 content,
                 DecodeErrorKind::MissingColon,
@@ -335,34 +316,26 @@ impl<'a> Parser<'a> {
             ));
         };
         let key_token = trim_spaces(&content[..colon]);
-        let key = self.key(line, key_token)?;
+        let key = key(line, key_token)?;
         let rest = trim_spaces(&content[colon + 1..]);
         let value = if rest.is_empty() {
             let mut map = Object::new();
-            if self.peek().is_some_and(|next| next.depth > depth) {
+            if self.c.peek().is_some_and(|next| next.depth > depth) {
                 self.object_fields(depth + 1, &mut map)?;
             }
             Node::object(map)
         } else if rest == "[]" {
             Node::Array(Vec::new())
         } else {
-            Node::Scalar(parse_value_token(rest).map_err(|e| self.lex_error(line, rest, e))?)
+            Node::Scalar(parse_value_token(rest).map_err(|e| lex_error(line, rest, e))?)
         };
         Ok((key, value))
-    }
-
-    fn key(&self, line: &Line<'_>, token: &str) -> Result<String> {
-        if token.starts_with('"') {
-            parse_quoted(token).map_err(|e| self.lex_error(line, token, e))
-        } else {
-            Ok(token.to_owned())
-        }
     }
 
     /// The value a header introduces; the header stands at `depth`, its rows or items at `depth + 1`.
     fn array_body(&mut self, line: &Line<'a>, h: Header<'a>, depth: usize) -> Result<Node<'a>> {
         if depth >= self.max_depth {
-            return Err(self.error_at(
+            return Err(error_at(
                 line,
                 line.content,
                 DecodeErrorKind::DepthLimit,
@@ -373,7 +346,7 @@ impl<'a> Parser<'a> {
             ));
         }
         if let (Some(dup), true) = (&h.duplicate_field, self.strict) {
-            return Err(self.error_at(
+            return Err(error_at(
                 line,
                 line.content,
                 DecodeErrorKind::InvalidHeader,
@@ -382,7 +355,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(fields) = &h.fields {
             if !h.rest.is_empty() && self.strict {
-                return Err(self.error_at(
+                return Err(error_at(
                     line,
                     h.rest,
                     DecodeErrorKind::InvalidHeader,
@@ -398,7 +371,7 @@ impl<'a> Parser<'a> {
         if !h.rest.is_empty() {
             let mut values = Vec::new();
             for token in split_unquoted(h.rest, h.delim) {
-                let value = parse_value_token(token).map_err(|e| self.lex_error(line, token, e))?;
+                let value = parse_value_token(token).map_err(|e| lex_error(line, token, e))?;
                 values.push(Placed::new(line.number, Node::Scalar(value)));
             }
             self.check_count(line, &h, values.len(), "values")?;
@@ -417,12 +390,7 @@ impl<'a> Parser<'a> {
         if h.length == actual || !self.strict {
             return Ok(());
         }
-        if self.leniency.counts {
-            self.notes.push(Note::Count {
-                line: line.number,
-                declared: h.length,
-                actual,
-            });
+        if self.forgive.count(line.number, h.length, actual) {
             return Ok(());
         }
         // Point at the declared length: the digits after the line's first `[`.
@@ -430,7 +398,7 @@ impl<'a> Parser<'a> {
             .content
             .find('[')
             .map_or(line.content, |i| &line.content[i + 1..]);
-        Err(self.error_at(
+        Err(error_at(
             line,
             len_at,
             DecodeErrorKind::LengthMismatch,
@@ -456,7 +424,7 @@ impl<'a> Parser<'a> {
         // lines left, and cells for at most a sixteenth of the input's bytes
         // (a real row spends more than that on each cell); past that the
         // vector grows as rows come.
-        let rows = h.length.min(self.lines.len() - self.pos);
+        let rows = h.length.min(self.c.lines.len() - self.c.pos);
         let cells = rows.saturating_mul(width).min(self.input_len / 16);
         let mut table = Table::with_capacity(fields.to_vec(), rows, cells);
         let mut records = None;
@@ -467,8 +435,8 @@ impl<'a> Parser<'a> {
             let first = find_unquoted_byte(row.content, b':', d);
             let is_row = !matches!(first, Some(i) if row.content.as_bytes()[i] == b':');
             if !is_row {
-                if table.len() == 0 && self.leniency.record_blocks {
-                    records = Some(self.record_block(depth + 1, Some(fields))?);
+                if table.len() == 0 {
+                    records = self.forgive.records(&mut self.c, depth + 1, Some(fields))?;
                 }
                 break;
             }
@@ -481,20 +449,18 @@ impl<'a> Parser<'a> {
                 }
                 // A quoted cell left open on the last line is a cut, not a bad row.
                 Err(e)
-                    if self.leniency.malformed_rows
-                        && !(self.pos >= self.lines.len()
-                            && matches!(
-                                e.kind(),
-                                DecodeErrorKind::UnterminatedString
-                                    | DecodeErrorKind::InvalidEscape
-                            )) =>
+                    if !(self.c.pos >= self.c.lines.len()
+                        && matches!(
+                            e.kind(),
+                            DecodeErrorKind::UnterminatedString | DecodeErrorKind::InvalidEscape
+                        ))
+                        && self.forgive.malformed_row(
+                            row.number,
+                            format!("`{}`: {}", crate::lex::clip(row.content), e.message()),
+                            e.kind() == DecodeErrorKind::WidthMismatch
+                                && split_unquoted(row.content, h.delim).count() < width,
+                        ) =>
                 {
-                    self.notes.push(Note::DroppedRow {
-                        line: row.number,
-                        reason: format!("`{}`: {}", crate::lex::clip(row.content), e.message()),
-                        short: e.kind() == DecodeErrorKind::WidthMismatch
-                            && split_unquoted(row.content, h.delim).count() < width,
-                    });
                     dropped.get_or_insert(e);
                 }
                 Err(e) => return Err(e),
@@ -531,14 +497,14 @@ impl<'a> Parser<'a> {
                 Ok(value) => cells.push(value),
                 Err(e) => {
                     cells.truncate(start);
-                    return Err(self.lex_error(row, cell, e));
+                    return Err(lex_error(row, cell, e));
                 }
             }
         }
         let found = cells.len() - start;
         if self.strict && found != width {
             cells.truncate(start);
-            return Err(self.error_at(
+            return Err(error_at(
                 row,
                 row.content,
                 DecodeErrorKind::WidthMismatch,
@@ -566,10 +532,10 @@ impl<'a> Parser<'a> {
         while let Some(row) = self.next_in_scope(depth)? {
             let Some(colon) = find_unquoted(row.content, |c| c == ':') else {
                 if !self.strict {
-                    self.pos += 1;
+                    self.c.pos += 1;
                     continue;
                 }
-                return Err(self.error_at(
+                return Err(error_at(
                     &row,
                     row.content,
                     DecodeErrorKind::UnexpectedLine,
@@ -579,7 +545,7 @@ impl<'a> Parser<'a> {
             self.claim(&row, count > 0 || saved_span > 0)?;
             self.span = saved_span + 1;
             count += 1;
-            let key = self.key(&row, trim_spaces(&row.content[..colon]))?;
+            let key = key(&row, trim_spaces(&row.content[..colon]))?;
             let rest = trim_spaces(&row.content[colon + 1..]);
             cells.clear();
             self.row_cells(&row, rest, h.delim, width, &mut cells)?;
@@ -602,15 +568,17 @@ impl<'a> Parser<'a> {
             } else if let Some(r) = item.content.strip_prefix("- ") {
                 Some(trim_spaces(r))
             } else {
-                if items.is_empty() && self.leniency.record_blocks {
-                    items = self.record_block(depth + 1, None)?;
-                    if !items.is_empty() {
-                        break;
+                if items.is_empty() {
+                    if let Some(records) = self.forgive.records(&mut self.c, depth + 1, None)? {
+                        items = records;
+                        if !items.is_empty() {
+                            break;
+                        }
                     }
                 }
                 // §5.2: a line at item depth that is no item is an error in strict
                 // and non-strict mode alike, never a line silently passed over.
-                return Err(self.error_at(
+                return Err(error_at(
                     &item,
                     item.content,
                     DecodeErrorKind::UnexpectedLine,
@@ -633,53 +601,6 @@ impl<'a> Parser<'a> {
         Ok(Node::Array(items))
     }
 
-    /// `key: value` lines at `depth` read as records, a new record starting
-    /// where a key repeats or after a blank line (the reply decoder's repair for
-    /// objects written as key/value blocks under an array header). Keys follow
-    /// the header's field order where there is one.
-    fn record_block(&mut self, depth: usize, fields: Option<&[Field]>) -> Result<Vec<Placed<'a>>> {
-        let first_line = self.peek().map_or(0, |l| l.number);
-        let mut records = Vec::new();
-        let mut current = Object::new();
-        // A record's values are placed on its first line, where the record is reported.
-        let mut record_line = first_line;
-        while let Some(line) = self.peek() {
-            if line.depth != depth {
-                break;
-            }
-            let Some(colon) = find_unquoted(line.content, |c| c == ':') else {
-                break;
-            };
-            let rest = trim_spaces(&line.content[colon + 1..]);
-            if rest.is_empty() || !matches!(parse_header(line.content, 1), HeaderParse::NotHeader) {
-                break; // nested values are not records of primitives
-            }
-            let key = self.key(&line, trim_spaces(&line.content[..colon]))?;
-            if current.contains_key(&key) || (line.blank_before.is_some() && !current.is_empty()) {
-                records.push((record_line, std::mem::take(&mut current)));
-            }
-            if current.is_empty() {
-                record_line = line.number;
-            }
-            let value = parse_value_token(rest).map_err(|e| self.lex_error(&line, rest, e))?;
-            current.insert(key, Placed::new(record_line, Node::Scalar(value)));
-            self.pos += 1;
-        }
-        if !current.is_empty() {
-            records.push((record_line, current));
-        }
-        if !records.is_empty() {
-            self.notes.push(Note::RecordBlock {
-                line: first_line,
-                records: records.len(),
-            });
-        }
-        Ok(records
-            .into_iter()
-            .map(|(line, r)| Placed::new(line, Node::object(in_field_order(r, fields))))
-            .collect())
-    }
-
     /// One list item's value; the hyphen stands at `depth`.
     fn list_item(&mut self, line: &Line<'a>, rest: &'a str, depth: usize) -> Result<Node<'a>> {
         if rest == "[]" {
@@ -688,7 +609,7 @@ impl<'a> Parser<'a> {
         match parse_header(rest, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_none() => {
                 if h.fields.is_some() && self.strict {
-                    return Err(self.error_at(
+                    return Err(error_at(
                         line,
                         rest,
                         DecodeErrorKind::InvalidHeader,
@@ -700,14 +621,14 @@ impl<'a> Parser<'a> {
             HeaderParse::Malformed(e)
                 if self.strict && find_unquoted(rest, |c| c == ':').is_some() =>
             {
-                return Err(self.lex_error(line, rest, e));
+                return Err(lex_error(line, rest, e));
             }
             _ => {}
         }
         if find_unquoted(rest, |c| c == ':').is_none() {
             return parse_value_token(rest)
                 .map(Node::Scalar)
-                .map_err(|e| self.lex_error(line, rest, e));
+                .map_err(|e| lex_error(line, rest, e));
         }
         // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
         let mut map = Object::new();
@@ -718,17 +639,28 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Reorders a record's keys to a header's field order; keys the header does not name follow.
-fn in_field_order<'a>(mut record: Object<'a>, fields: Option<&[Field]>) -> Object<'a> {
-    let Some(fields) = fields else {
-        return record;
-    };
-    let mut out = Object::new();
-    for f in fields {
-        if let Some(v) = record.shift_remove(&f.name) {
-            out.insert(f.name.clone(), v);
-        }
+fn error_at(
+    line: &Line<'_>,
+    at: &str,
+    kind: DecodeErrorKind,
+    msg: impl Into<String>,
+) -> DecodeError {
+    let offset = offset_in(line.content, at).min(line.content.len());
+    let column = line.indent + line.content[..offset].chars().count() + 1;
+    DecodeError::new(kind, line.number, column, msg, line.content)
+}
+
+/// A token's error, at its column of `line`.
+pub(crate) fn lex_error(line: &Line<'_>, token: &str, e: LexError) -> DecodeError {
+    let at = &token[e.offset.min(token.len())..];
+    error_at(line, at, e.kind, e.message)
+}
+
+/// A key token as text: a quoted key unescaped, an unquoted one as written.
+pub(crate) fn key(line: &Line<'_>, token: &str) -> Result<String> {
+    if token.starts_with('"') {
+        parse_quoted(token).map_err(|e| lex_error(line, token, e))
+    } else {
+        Ok(token.to_owned())
     }
-    out.extend(record);
-    out
 }

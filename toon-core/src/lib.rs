@@ -52,6 +52,19 @@
 //! # }
 //! ```
 //!
+//! # How a reply is read
+//!
+//! The modules are layers, each importing only those below it: lines and
+//! tokens (`lines`, `lex`), headers and the decoded tree (`header`, `node`,
+//! where every entry, item and row carries its line), the specification's
+//! decoder and encoder, the type's [`Shape`] and what is built from it (prompt,
+//! schema, grammar), the reply pipeline (its repair stages in a fixed order over
+//! one buffer of lines borrowed from the completion, then one decode), and typed
+//! reading. A table row is read straight into its struct, cell by header
+//! position, where every cell reads as it stands; any other row takes the full
+//! path, which repairs, reports or refuses it, each error and repair placed on
+//! its line as it is made. A clean reply is read once.
+//!
 //! # Specification version
 //!
 //! `toon-spec: 4.1`. The decoder follows SPEC v4.1 (working draft of

@@ -4,9 +4,9 @@
 //!
 //! Run it through `scripts/bench.sh`, which runs the criterion bench first.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tiktoken_rs::CoreBPE;
 use toon_benchmarks::{
-    change_inputs, compliance, detections, violation_inputs, ComplianceAnalysis, Decoder,
-    Detections, Violation,
+    change_inputs, compliance, detections, interleaved, violation_inputs, ComplianceAnalysis,
+    Decoder, Detections, Violation,
 };
 use toon_core::{OutputSchema, StreamEvent, Toon, ToonStream};
 
@@ -212,20 +212,6 @@ fn estimate(name: &str) -> Option<f64> {
     v["mean"]["point_estimate"].as_f64()
 }
 
-/// The fastest of `rounds` runs of each decoder, the decoders taking turns, so
-/// that a change in the machine's load falls on all of them alike.
-fn interleaved<T>(decoders: &[Decoder<'_, T>], rounds: usize) -> Vec<(&'static str, Duration)> {
-    let mut best = vec![Duration::MAX; decoders.len()];
-    for _ in 0..rounds {
-        for (i, (_, decode)) in decoders.iter().enumerate() {
-            let start = Instant::now();
-            std::hint::black_box(decode());
-            best[i] = best[i].min(start.elapsed());
-        }
-    }
-    decoders.iter().map(|d| d.0).zip(best).collect()
-}
-
 /// Allocations made by one run of each decoder, per row.
 fn allocations<T>(decoders: &[Decoder<'_, T>], rows: usize) -> Vec<(&'static str, f64)> {
     decoders
@@ -258,7 +244,10 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
         ("serde_json", "serde_json on the JSON"),
         ("from_toon", "`from_toon`, clean reply"),
         ("from_toon_repairs", "`from_toon`, reply needing repairs"),
-        ("from_toon_refused", "`from_toon`, reply refused on its last row"),
+        (
+            "from_toon_refused",
+            "`from_toon`, reply refused on its last row",
+        ),
         ("toon_format", "toon-format"),
         ("serde_toon", "serde_toon"),
         (
@@ -297,7 +286,10 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
                 ),
                 _ => ("not run".into(), "-".into()),
             };
-            let allocs = allocs.iter().find(|a| a.0 == name).map_or(f64::NAN, |a| a.1);
+            let allocs = allocs
+                .iter()
+                .find(|a| a.0 == name)
+                .map_or(f64::NAN, |a| a.1);
             let _ = writeln!(
                 md,
                 "| {label} | {per_row} | {ratio} | {:.2}x | {allocs:.2} |",
@@ -495,21 +487,22 @@ fn streaming(md: &mut String) -> Vec<Target> {
 const LIMITS: &str = "
 ## What limits decoding speed
 
-`from_toon` reads a reply in two steps: the tolerant decoder turns the text into a tree (the specification's data
-model, where every repair is defined), and the type then takes its values out of the tree. A table stays as cells
-under its header, so a row goes into a struct cell by cell, with no map and no key strings per row, and each
-struct field finds its column once per table; unquoted text is borrowed from the reply until a field takes it, so an
-enum cell is compared where it stands and a text cell is copied once. What is left against serde_json, which reads
-JSON straight into the type in one pass: every cell is parsed into a table the size of the reply before the type sees
-it, and the lines of the reply are split and checked before parsing starts, so the repairs can look at the whole
-reply. serde_toon reads TOON the same one-pass way, with no repairs; `from_toon` is level with it, a little faster
-when the two take turns and a little slower by criterion, which on this machine is within the noise. Being clearly
-faster needs a one-pass typed reader for clean replies, falling back to the tree when a repair is needed.
+`from_toon` reads a clean reply once: the lines are split, each table row is split into its cells, and the row
+is read straight into the struct, each field from its cell by header position (`typed/row.rs`), with no node,
+map or key string per row; an error or a typed repair takes its line from the value it is about, so no second
+decode places it. A row that does not read as it stands (a quoted number, an enum in another case, a missing or
+unknown column) takes the full path, which repairs, reports or refuses it; a reply that needs text repairs goes
+through the pipeline's stages once, over lines borrowed from the completion, and is decoded once. What is left
+against serde_json on short cells: the cells of a table are still written into one array the size of the reply
+before the type reads them (serde_json reads each value where it stands), and the lines are split and checked
+before parsing starts. On the compliance records, whose cells are mostly text copied into `String`s by both,
+`from_toon` is level with serde_json or a little faster.
 
-The streaming decoder runs each record, as it arrives, through the whole reply decoder on its own (its header and
-its line, so that an event can never disagree with the final value), then the whole text again at `finish`. That
-is a fixed cost of about 15 µs a record, which the faster whole-text path makes look large (the overhead ratio);
-against the tens of milliseconds a CPU-bound model spends writing one row, it is noise.
+The streaming decoder reads a table row that reads as it stands from its cells, under its header parsed once,
+and builds the event's `serde_json::Value` (a map with a key string per cell: the events carry JSON values);
+`finish` then reads the whole text again, exactly as `from_toon`, so that the final value can never disagree with
+the whole-reply decoder. That second reading is the floor of its overhead: streaming costs `from_toon` plus the
+events. Against the tens of milliseconds a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 

@@ -5,9 +5,7 @@
 //! decoder's name keeps serde_json and that decoder only, for a profiler;
 //! `violations` or `short` one kind of records).
 
-use std::time::{Duration, Instant};
-
-use toon_benchmarks::{change_inputs, violation_inputs, Decoder};
+use toon_benchmarks::{change_inputs, interleaved, violation_inputs, Decoder};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -30,17 +28,13 @@ fn turns<T>(mut decoders: Vec<Decoder<'_, T>>, rounds: usize, rows: usize, only:
     decoders.retain(|(name, _)| {
         only.is_empty() || name.ends_with("serde_json") || name.trim_start_matches("short_") == only
     });
-    let mut best = vec![Duration::MAX; decoders.len()];
-    for _ in 0..rounds {
-        for (i, (_, decode)) in decoders.iter().enumerate() {
-            let start = Instant::now();
-            std::hint::black_box(decode());
-            best[i] = best[i].min(start.elapsed());
-        }
-    }
-    let json = best[0].as_secs_f64();
-    for ((name, _), t) in decoders.iter().zip(&best) {
+    let best = interleaved(&decoders, rounds);
+    let json = best[0].1.as_secs_f64();
+    for (name, t) in &best {
         let per_row = t.as_secs_f64() * 1e9 / rows as f64;
-        println!("  {name:24} {per_row:8.0} ns/row {:6.2}x serde_json", t.as_secs_f64() / json);
+        println!(
+            "  {name:24} {per_row:8.0} ns/row {:6.2}x serde_json",
+            t.as_secs_f64() / json
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 mod error;
 mod finish;
+mod forgive;
 mod json;
 mod json_mend;
 pub(crate) mod layout;
@@ -19,10 +20,11 @@ pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
 pub use report::{Repair, RepairKind, Reply};
 
-use crate::decode::{decode_lenient, Decoded, Leniency, Note};
+use crate::decode::{decode_with, Spec};
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::node::Node;
 use crate::options::DecodeOptions;
+use forgive::{Forgiving, Note};
 
 /// How the reply decoders read a reply: limits, what the server said about how
 /// the reply ended, and whether a dropped row refuses the reply. The defaults
@@ -252,9 +254,9 @@ pub(crate) fn decode_reply_guided<'c>(
     // reasoning, fences or prose is never a document as it stands, even when it
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
-        if let Ok(d) = decode_lenient(completion, &spec, Leniency::default()) {
+        if let Ok(value) = decode_with(completion, &spec, &mut Spec) {
             return Ok(Guided {
-                value: d.value,
+                value,
                 repairs: Vec::new(),
             });
         }
@@ -307,13 +309,7 @@ fn decode_repaired<'b>(
         indent_size,
         ..spec.clone()
     };
-    let leniency = Leniency {
-        counts: true,
-        blank_lines: true,
-        malformed_rows: true,
-        record_blocks: true,
-    };
-    let first_try = decode_lenient(text, &options, leniency);
+    let first_try = forgiving(text, &options);
     let outcome = match first_try {
         Err(e) if is_indentation(&e) => {
             // No single unit explains the indentation; read each line's depth from
@@ -330,7 +326,7 @@ fn decode_repaired<'b>(
                     layout::add_header_colons(&mut relevelled, &mut Vec::new());
                     let text = relevelled.join("\n");
                     // This text is the function's own: what is read from it owns its strings.
-                    let outcome = decode_lenient(&text, spec, leniency).map(Decoded::into_owned);
+                    let outcome = forgiving(&text, spec).map(Decoded::into_owned);
                     if outcome.is_ok() {
                         repairs.retain(|r| r.kind != RepairKind::Reindented);
                         repairs.push(Repair::new(
@@ -357,6 +353,32 @@ fn decode_repaired<'b>(
         }
         Err((e, lines)) => Err(classify(e, &lines)),
     }
+}
+
+/// A decode of the repaired text, and what it forgave.
+struct Decoded<'a> {
+    value: Node<'a>,
+    notes: Vec<Note>,
+}
+
+impl Decoded<'_> {
+    /// The decode with its text owned, no longer borrowing the input.
+    fn into_owned<'b>(self) -> Decoded<'b> {
+        Decoded {
+            value: self.value.into_owned(),
+            notes: self.notes,
+        }
+    }
+}
+
+/// The specification's decoder, forgiving what the pipeline forgives.
+fn forgiving<'a>(text: &'a str, options: &DecodeOptions) -> Result<Decoded<'a>, DecodeError> {
+    let mut forgive = Forgiving::default();
+    let value = decode_with(text, options, &mut forgive)?;
+    Ok(Decoded {
+        value,
+        notes: forgive.notes,
+    })
 }
 
 /// The lines joined by line breaks, written into `buf` (its memory reused).
