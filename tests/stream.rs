@@ -101,12 +101,13 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
             );
             if let Ok(reply) = &finished {
                 for (key, list) in items(&events) {
-                    assert_eq!(
-                        &Value::Array(list),
-                        &reply.value[key.as_str()],
-                        "{}: records of `{key}`",
-                        c.name
-                    );
+                    // The root array's items stream under the key "".
+                    let whole = if key.is_empty() {
+                        &reply.value
+                    } else {
+                        &reply.value[key.as_str()]
+                    };
+                    assert_eq!(&Value::Array(list), whole, "{}: records of `{key}`", c.name);
                 }
                 for e in &events {
                     if let StreamEvent::Field { key, value } = e {
@@ -219,4 +220,40 @@ fn a_cut_reply_streams_its_complete_rows_then_finishes_as_truncated() {
         finished.unwrap_err().kind(),
         toon_core::ParseErrorKind::Truncated
     );
+}
+
+/// The stream tells JSON from TOON by the whole-reply decoder's own test: a
+/// JSON array is decided at `finish`, a TOON root table streams its rows.
+#[test]
+fn json_and_toon_roots_are_told_apart_as_the_whole_reply_decoder_does() {
+    let (events, finished) = stream::<Vec<u32>>("[1, 2, 3]", &[2]);
+    assert!(events.is_empty(), "{events:?}");
+    assert_eq!(finished.unwrap().value, [1, 2, 3]);
+    let (events, finished) = stream::<Vec<Row>>("[2]{id,name}:\n  1,Ada\n  2,Bob", &[3]);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[1].decode::<Row>().unwrap().name, "Bob");
+    assert_eq!(finished.unwrap().value[1].name, "Bob");
+}
+
+/// A `Vec<T>` reply's root array streams its elements under the key "", in
+/// every form: table rows, list items, inline values.
+#[test]
+fn a_root_array_streams_its_elements() {
+    let list = "[2]:\n  - id: 1\n    name: Ada\n  - id: 2\n    name: Bob";
+    let (events, finished) = stream::<Vec<Row>>(list, &[4]);
+    let rows: Vec<Row> = events.iter().map(|e| e.decode().unwrap()).collect();
+    assert_eq!(rows, finished.unwrap().value);
+    assert!(events
+        .iter()
+        .all(|e| matches!(e, StreamEvent::Item { key, .. } if key.is_empty())));
+    let (events, finished) = stream::<Vec<u32>>("[3]: 4,5,6", &[1]);
+    let values: Vec<u32> = events.iter().map(|e| e.decode().unwrap()).collect();
+    assert_eq!(values, [4, 5, 6]);
+    assert_eq!(finished.unwrap().value, values);
+}
+
+#[derive(Debug, PartialEq, toon_core::Toon)]
+struct Row {
+    id: u32,
+    name: String,
 }

@@ -163,12 +163,17 @@ pub(crate) fn column_of(
 /// An object assembled from a row's cells: of nodes for the typed decoder, of
 /// JSON values for the untyped one (which would otherwise build both).
 /// Every value of a row stands on the row's `line`.
-pub(crate) trait Record<'t>: Default {
+pub(crate) trait Record<'t> {
+    /// An empty record with room for `n` fields.
+    fn with_capacity(n: usize) -> Self;
     fn leaf(&mut self, name: String, value: Scalar<'t>, line: usize);
     fn group(&mut self, name: String, group: Self, line: usize);
 }
 
 impl<'t> Record<'t> for Object<'t> {
+    fn with_capacity(n: usize) -> Self {
+        Object::with_capacity(n)
+    }
     fn leaf(&mut self, name: String, value: Scalar<'t>, line: usize) {
         self.insert(name, Placed::new(line, Node::Scalar(value)));
     }
@@ -178,6 +183,9 @@ impl<'t> Record<'t> for Object<'t> {
 }
 
 impl<'t> Record<'t> for Map<String, Value> {
+    fn with_capacity(n: usize) -> Self {
+        Map::with_capacity(n)
+    }
     fn leaf(&mut self, name: String, value: Scalar<'t>, _: usize) {
         self.insert(name, value.into());
     }
@@ -194,7 +202,7 @@ pub(crate) fn fill<'t, R: Record<'t>>(
     fields: &[Field],
     line: usize,
 ) -> R {
-    let mut record = R::default();
+    let mut record = R::with_capacity(fields.len());
     for f in fields {
         match &f.children {
             Some(sub) => {

@@ -13,10 +13,16 @@ use crate::header::{parse_header, HeaderParse};
 /// A reply whose first significant line opens a JSON object, or a JSON array
 /// that is not a TOON root header (`[3]: a,b`).
 pub(crate) fn looks_like_json(lines: &[Cow<'_, str>]) -> bool {
-    let Some(first) = lines.iter().map(|l| l.trim()).find(|l| !l.is_empty()) else {
-        return false;
-    };
-    first.starts_with('{') || (first.starts_with('[') && !is_toon_bracket(first))
+    lines
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+        .is_some_and(opens_json)
+}
+
+/// Does this line (trimmed) open a JSON value rather than a TOON document?
+pub(crate) fn opens_json(line: &str) -> bool {
+    line.starts_with('{') || (line.starts_with('[') && !is_toon_bracket(line))
 }
 
 /// `[3]: a,b`, `[2:]{..}:`, `[2|]`, or a header cut after its length (`[2:`):

@@ -4,7 +4,7 @@
 mod error;
 mod finish;
 mod forgive;
-mod json;
+pub(crate) mod json;
 mod json_mend;
 pub(crate) mod layout;
 mod report;

@@ -11,8 +11,8 @@ use super::{Guide, ParseError, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 
-const THINK_OPEN: &str = "<think>";
-const THINK_CLOSE: &str = "</think>";
+pub(crate) const THINK_OPEN: &str = "<think>";
+pub(crate) const THINK_CLOSE: &str = "</think>";
 const TOOL_TAGS: [&str; 2] = ["<tool_call>", "</tool_call>"];
 
 /// Whether the reply needs stripping before it can be read as it stands, even

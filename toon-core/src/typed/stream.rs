@@ -7,7 +7,8 @@
 //! is decided:
 //!
 //! - a top-level scalar field, when its line ends;
-//! - each row of a top-level table, when its line ends;
+//! - each row of a top-level table, when its line ends (the root array of a
+//!   `Vec<T>` reply streams as the array of key `""`);
 //! - each item of a top-level list, when the next item (or the next top-level
 //!   line) begins, since until then more of the item may follow;
 //! - every element of a top-level inline array (`tags[3]: a,b,c`), when its line ends.
@@ -38,7 +39,8 @@ use super::{Cx, Toon};
 use crate::header::{parse_header, Field, HeaderParse};
 use crate::lex::{find_unquoted, parse_value_token, split_unquoted, trim_spaces};
 use crate::node::{fill, Node};
-use crate::reply::strip::{is_fence, starts_document, untag};
+use crate::reply::json::opens_json;
+use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{decode_reply_guided, Findings, Guide, ReplyOptions};
 use crate::reply::{ParseError, Reply};
 
@@ -63,7 +65,8 @@ pub enum Event {
     },
     /// One element of a top-level array: a table row, a list item or an inline value.
     Item {
-        /// The array's key.
+        /// The array's key; empty for the document's root array (`[2]{id,name}:`,
+        /// the reply of a `Vec<T>`).
         key: String,
         /// The element's position in the array, from 0.
         index: usize,
@@ -362,14 +365,14 @@ impl<T: Toon> ToonStream<T> {
         match self.phase {
             Phase::After => {}
             Phase::Thinking => {
-                if let Some(at) = line.find("</think>") {
+                if let Some(at) = line.find(THINK_CLOSE) {
                     self.phase = Phase::Before;
-                    self.line(&line[at + "</think>".len()..], events);
+                    self.line(&line[at + THINK_CLOSE.len()..], events);
                 }
             }
             Phase::Before => {
                 let t = line.trim_start();
-                if let Some(rest) = t.strip_prefix("<think>") {
+                if let Some(rest) = t.strip_prefix(THINK_OPEN) {
                     self.phase = Phase::Thinking;
                     self.line(rest, events);
                 } else if is_fence(t) {
@@ -377,9 +380,7 @@ impl<T: Toon> ToonStream<T> {
                         base: usize::MAX,
                         fenced: true,
                     };
-                } else if t.starts_with('{')
-                    || (t.starts_with('[') && find_unquoted(t, |c| c == ']').is_none())
-                {
+                } else if opens_json(t.trim_end()) {
                     self.phase = Phase::After; // JSON: decided at `finish`
                 } else if starts_document(line) || self.guide.starts_document(line) {
                     self.phase = Phase::Document {
@@ -427,9 +428,8 @@ impl<T: Toon> ToonStream<T> {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
-                let Some(key) = h.key.clone() else {
-                    return;
-                };
+                // A root array (a keyless header) streams as the array of key "".
+                let key = h.key.clone().unwrap_or_default();
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
                     let fields = match (h.fields, h.duplicate_field) {
                         (Some(fields), None) => Some((fields, h.delim)),
@@ -567,11 +567,13 @@ impl<T: Toon> ToonStream<T> {
             .iter()
             .map(|l| format!("  {}", &l[shift.min(indent(l))..]))
             .collect();
-        let doc = format!(
-            "{}[1]:\n{}",
-            crate::encode::encode_key(key),
-            body.join("\n")
-        );
+        // The root list has no key.
+        let head = if key.is_empty() {
+            String::new()
+        } else {
+            crate::encode::encode_key(key)
+        };
+        let doc = format!("{head}[1]:\n{}", body.join("\n"));
         let key = key.clone();
         if let Some(Value::Array(mut items)) = decode_doc(&self.guide, &self.options, &doc, &key) {
             if items.len() == 1 {
@@ -599,13 +601,16 @@ impl<T: Toon> ToonStream<T> {
 }
 
 /// Decodes a small document through the reply decoder (with the type's guide)
-/// and returns the value at `key`.
+/// and returns the value at `key` (the root array itself for key "").
 fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -> Option<Value> {
     let mut buf = String::new();
     let findings = &mut Findings::default();
     let decoded = decode_reply_guided(doc, &mut buf, Some(guide), options, findings).ok()?;
     match decoded.value {
-        Node::Object(mut map) => map.shift_remove(key).map(|p| p.node.into_value()),
+        Node::Object(mut map) if !key.is_empty() => {
+            map.shift_remove(key).map(|p| p.node.into_value())
+        }
+        root if key.is_empty() => Some(root.into_value()),
         _ => None,
     }
 }
