@@ -249,7 +249,8 @@ where
             data,
         };
         for (name, decode) in inputs.decoders() {
-            let expected = if name.ends_with("refused") {
+            let reads_nothing = name.ends_with("refused") || name.ends_with("feed_4_bytes");
+            let expected = if reads_nothing {
                 &[][..]
             } else {
                 &inputs.data[..]
@@ -310,6 +311,21 @@ where
                     }
                     s.end();
                     s.finish().unwrap().value
+                }),
+            ),
+            (
+                // The floor of any stream fed this way: the chunks appended to a
+                // String, nothing decoded.
+                named("feed_4_bytes"),
+                Box::new(|| {
+                    let mut text = String::new();
+                    for at in (0..self.toon.len()).step_by(4) {
+                        text.push_str(std::hint::black_box(
+                            &self.toon[at..self.toon.len().min(at + 4)],
+                        ));
+                    }
+                    assert_eq!(text.len(), self.toon.len());
+                    Vec::new()
                 }),
             ),
         ]

@@ -254,6 +254,10 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
             "stream_4_bytes",
             "`ToonStream`, fed 4 bytes at a time, then `finish`",
         ),
+        (
+            "feed_4_bytes",
+            "the text appended to a `String` 4 bytes at a time, nothing decoded",
+        ),
     ];
     let (violations, changes) = (violation_inputs(10_000), change_inputs(10_000));
     let (v, c) = (violations.decoders(), changes.decoders());
