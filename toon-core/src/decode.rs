@@ -7,8 +7,8 @@ use serde_json::Value;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::header::{parse_header, Field, Header, HeaderParse};
 use crate::lex::{
-    find_unquoted, find_unquoted_byte, offset_in, parse_quoted, parse_value_token, split_unquoted,
-    trim_spaces, LexError,
+    find_unquoted, find_unquoted_byte, offset_in, parse_quoted, parse_value_token, read_cells,
+    split_unquoted, trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
 use crate::node::{fill, Node, Object, Placed, Scalar, Table};
@@ -491,16 +491,7 @@ impl<'a> Parser<'a, '_> {
         cells: &mut Vec<Scalar<'a>>,
     ) -> Result<()> {
         let start = cells.len();
-        let tokens = split_unquoted(content, delim).take_while(|_| !content.is_empty());
-        for cell in tokens {
-            match parse_value_token(cell) {
-                Ok(value) => cells.push(value),
-                Err(e) => {
-                    cells.truncate(start);
-                    return Err(lex_error(row, cell, e));
-                }
-            }
-        }
+        read_cells(content, delim, cells).map_err(|(cell, e)| lex_error(row, cell, e))?;
         let found = cells.len() - start;
         if self.strict && found != width {
             cells.truncate(start);

@@ -119,6 +119,27 @@ pub(crate) fn split_unquoted(s: &str, delim: char) -> impl Iterator<Item = &str>
     })
 }
 
+/// A row's cells in order, each typed as a value token, appended to `cells`;
+/// empty content is no cells (§9.5). On a token that does not read, `cells` is
+/// left as it was and the token is returned with its error.
+pub(crate) fn read_cells<'a>(
+    content: &'a str,
+    delim: char,
+    cells: &mut Vec<Scalar<'a>>,
+) -> Result<(), (&'a str, LexError)> {
+    let start = cells.len();
+    for cell in split_unquoted(content, delim).take_while(|_| !content.is_empty()) {
+        match parse_value_token(cell) {
+            Ok(value) => cells.push(value),
+            Err(e) => {
+                cells.truncate(start);
+                return Err((cell, e));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Reads a quoted token that must span all of `token` (the §7.4 quoted-token boundary).
 pub(crate) fn parse_quoted(token: &str) -> Result<String, LexError> {
     let (value, end) = parse_quoted_prefix(token)?;

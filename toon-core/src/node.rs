@@ -76,7 +76,7 @@ pub struct Row<'t> {
 }
 
 /// The columns a type has found in a table so far, kept from row to row (see
-/// [`Row::column`]): the `nth` field asked for, and its column.
+/// [`column_of`]): the `nth` field asked for, and its column.
 pub(crate) type Memo = Vec<(&'static str, Option<usize>)>;
 
 impl<'t> Table<'t> {
@@ -128,25 +128,30 @@ impl<'t> Row<'t> {
         let mut cells = self.cells.iter_mut().map(std::mem::take);
         fill(&mut cells, self.fields, self.line)
     }
-
-    /// The column of the field `key`, the `nth` the type has asked for in this
-    /// row. Generated code asks for its fields in the same order in every row,
-    /// so after the first row each is found by comparing the key's address (a
-    /// literal of the generated code) instead of searching the header by name.
-    #[inline]
-    pub(crate) fn column(&self, memo: &mut Memo, nth: usize, key: &'static str) -> Option<usize> {
-        column_of(self.fields, memo, nth, key)
-    }
 }
 
-/// [`Row::column`] over a header's fields.
+/// The column of `key` among a row's `fields` that the row has a cell for
+/// (`width` cells) and that is not in `taken` yet, the `nth` field asked for
+/// (see [`column_of`]).
 #[inline]
-pub(crate) fn column_of(
+pub(crate) fn open_column(
     fields: &[Field],
+    width: usize,
     memo: &mut Memo,
+    taken: u64,
     nth: usize,
     key: &'static str,
 ) -> Option<usize> {
+    let i = column_of(fields, memo, nth, key)?;
+    (i < width && taken & (1 << i) == 0).then_some(i)
+}
+
+/// The column of the field `key` among `fields`, the `nth` the type has asked
+/// for in this row. Generated code asks for its fields in the same order in
+/// every row, so after the first row each is found by comparing the key's
+/// address (a literal of the generated code) instead of searching the header.
+#[inline]
+fn column_of(fields: &[Field], memo: &mut Memo, nth: usize, key: &'static str) -> Option<usize> {
     if let Some(&(k, col)) = memo.get(nth) {
         if std::ptr::eq(k, key) {
             return col;

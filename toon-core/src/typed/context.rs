@@ -3,7 +3,7 @@
 
 use super::constrain::{violation, Measure, Measured};
 use super::{Constraints, RowCells, Toon};
-use crate::node::{Memo, Node, Object, Placed, Row, Scalar, Table};
+use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
@@ -15,7 +15,7 @@ pub struct Cx {
     path: Vec<(Segment, usize)>,
     /// The line of the field taken last, for a check made right after it.
     last_line: usize,
-    /// The columns found in the table being read (see [`Row::column`]).
+    /// The columns found in the table being read (see `node::column_of`).
     memo: Memo,
     /// The texts of the `Key` segments in `path`, in order.
     keys: Vec<String>,
@@ -445,7 +445,7 @@ pub struct Fields<'t>(Source<'t>);
 enum Source<'t> {
     Map(Object<'t>),
     /// `taken`: a bit per column already read; `asked`: how many fields the
-    /// type has taken so far (see [`Row::column`]).
+    /// type has taken so far (see `node::column_of`).
     Row {
         row: Row<'t>,
         taken: u64,
@@ -463,8 +463,7 @@ impl<'t> Fields<'t> {
         asked: usize,
         key: &'static str,
     ) -> Option<usize> {
-        let i = row.column(memo, asked, key)?;
-        (i < row.cells.len() && taken & (1 << i) == 0).then_some(i)
+        open_column(row.fields, row.cells.len(), memo, taken, asked, key)
     }
 
     #[inline]

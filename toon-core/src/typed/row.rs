@@ -11,7 +11,7 @@ use std::cell::Cell;
 
 use super::Toon;
 use crate::header::Field;
-use crate::node::{column_of, Memo, Row, Scalar};
+use crate::node::{open_column, Memo, Row, Scalar};
 
 /// A row lent to a struct's [`Toon::__from_row`]. Generated code calls it; its
 /// methods are not part of the public API.
@@ -20,7 +20,7 @@ pub struct RowCells<'r, 't> {
     fields: &'r [Field],
     cells: &'r [Scalar<'t>],
     memo: &'r mut Memo,
-    /// How many fields the type has asked for (see [`Row::column`]).
+    /// How many fields the type has asked for (see `node::column_of`).
     asked: usize,
     /// A bit per column read.
     taken: u64,
@@ -41,8 +41,14 @@ impl<'r, 't> RowCells<'r, 't> {
     /// the question when the key is absent, so both share one memo.
     #[inline]
     fn find(&mut self, key: &'static str, count_absent: bool) -> Option<&'r Scalar<'t>> {
-        let column = column_of(self.fields, self.memo, self.asked, key)
-            .filter(|&i| i < self.cells.len() && self.taken & (1 << i) == 0);
+        let column = open_column(
+            self.fields,
+            self.cells.len(),
+            self.memo,
+            self.taken,
+            self.asked,
+            key,
+        );
         if column.is_some() || count_absent {
             self.asked += 1;
         }

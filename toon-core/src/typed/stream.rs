@@ -37,7 +37,7 @@ use serde_json::Value;
 use super::guide::TypeGuide;
 use super::{Cx, Toon};
 use crate::header::{parse_header, Field, HeaderParse};
-use crate::lex::{find_unquoted, parse_value_token, split_unquoted, trim_spaces};
+use crate::lex::{find_unquoted, read_cells, trim_spaces};
 use crate::node::{fill, Node};
 use crate::reply::json::opens_json;
 use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
@@ -618,13 +618,9 @@ fn decode_doc(guide: &TypeGuide, options: &ReplyOptions, doc: &str, key: &str) -
 /// A row of exactly the header's width whose every cell reads as it stands, as
 /// the object the whole-reply decoder makes of it; `None` for any other row.
 fn clean_row(fields: &[Field], delim: char, content: &str) -> Option<Value> {
-    if content.is_empty() {
-        return None;
-    }
-    let cells = split_unquoted(content, delim)
-        .map(|cell| parse_value_token(cell).ok())
-        .collect::<Option<Vec<_>>>()?;
-    if cells.len() != Field::leaf_count(fields) {
+    let mut cells = Vec::new();
+    read_cells(content, delim, &mut cells).ok()?;
+    if cells.is_empty() || cells.len() != Field::leaf_count(fields) {
         return None;
     }
     Some(Value::Object(fill(&mut cells.into_iter(), fields, 0)))
