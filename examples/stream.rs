@@ -60,7 +60,7 @@ pub fn run<'a>(
                         seen.push(v);
                     }
                 }
-                StreamEvent::Field { key, value } => {
+                StreamEvent::Field { key, value, .. } => {
                     let _ = writeln!(out, "{key}: {value}");
                 }
                 _ => {}

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use common::corpus::load;
 use common::types::{Answer, ComplianceAnalysis, Detections, Violation};
 use serde_json::Value;
-use toon_core::{ParseError, Reply, StreamEvent, Toon, ToonStream};
+use toon_core::{ParseError, Repair, Reply, StreamEvent, Toon, ToonStream};
 
 /// Splits `text` into chunks (never inside a character) by `sizes`, cycling.
 fn chunks<'a>(text: &'a str, sizes: &[usize]) -> Vec<&'a str> {
@@ -74,13 +74,39 @@ fn same<T: Toon + PartialEq + std::fmt::Debug>(
 fn items(events: &[StreamEvent]) -> BTreeMap<String, Vec<Value>> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for e in events {
-        if let StreamEvent::Item { key, index, value } = e {
+        if let StreamEvent::Item {
+            key,
+            index,
+            element,
+        } = e
+        {
             let list = out.entry(key.clone()).or_default();
             assert_eq!(*index, list.len(), "items of `{key}` arrive in order");
-            list.push(value.clone());
+            list.push(element.value());
         }
     }
     out
+}
+
+/// Every repair an event carries is one of the whole reply's, on the same
+/// line; returns how many events carried one.
+fn repairs_are_the_replys(name: &str, events: &[StreamEvent], whole: &[Repair]) -> usize {
+    let mut repaired = 0;
+    for e in events {
+        let repairs = match e {
+            StreamEvent::Field { repairs, .. } => &repairs[..],
+            StreamEvent::Item { element, .. } => element.repairs(),
+            _ => &[],
+        };
+        repaired += usize::from(!repairs.is_empty());
+        for r in repairs {
+            assert!(
+                whole.contains(r),
+                "{name}: the event's repair {r} is not the reply's: {whole:?}"
+            );
+        }
+    }
+    repaired
 }
 
 #[test]
@@ -110,7 +136,7 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
                     assert_eq!(&Value::Array(list), whole, "{}: records of `{key}`", c.name);
                 }
                 for e in &events {
-                    if let StreamEvent::Field { key, value } = e {
+                    if let StreamEvent::Field { key, value, .. } = e {
                         assert_eq!(
                             value,
                             &reply.value[key.as_str()],
@@ -119,6 +145,7 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
                         );
                     }
                 }
+                repairs_are_the_replys(&c.name, &events, &reply.repairs);
             }
             with_events += usize::from(!events.is_empty());
         }
@@ -131,21 +158,31 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
 
 #[test]
 fn typed_corpus_streams_to_the_same_result() {
-    fn check<T: Toon + PartialEq + std::fmt::Debug>(name: &str, reply: &str) {
+    fn check<T: Toon + PartialEq + std::fmt::Debug>(name: &str, reply: &str) -> usize {
         let whole = T::from_toon_with_report(reply);
+        let mut repaired = 0;
         for sizes in splittings() {
-            let (_, finished) = stream::<T>(reply, &sizes);
+            let (events, finished) = stream::<T>(reply, &sizes);
             assert!(same(&finished, &whole), "{name} in chunks {sizes:?}");
+            if let Ok(whole) = &whole {
+                repaired += repairs_are_the_replys(name, &events, &whole.repairs);
+            }
         }
+        repaired
     }
+    let mut repaired = 0;
     for c in load(include_str!("replies/typed.txt")) {
-        match c.ty.as_deref() {
+        repaired += match c.ty.as_deref() {
             Some("compliance") => check::<ComplianceAnalysis>(&c.name, &c.reply),
             Some("detections") => check::<Detections>(&c.name, &c.reply),
             Some("answer") => check::<Answer>(&c.name, &c.reply),
-            _ => {}
-        }
+            _ => 0,
+        };
     }
+    assert!(
+        repaired > 0,
+        "some events carry the repairs their lines needed"
+    );
 }
 
 const REPLY: &str = "<think>\nCheck each rule.\n</think>\n```toon\ncompliance_status: NON_COMPLIANT\nviolations[3]{category,severity,description,related_rule_id,remediation}:\n    privacy,high,\"Emails logged, unmasked\",R-12,Mask emails\n    retention,LOW,Backups kept too long,R-4,Delete old backups\n    consent,MEDIUM,No opt-in,R-7,Ask first\naudit_trail: R-1..R-20\nspoken_response: Three problems.\n```\n";
@@ -256,4 +293,83 @@ fn a_root_array_streams_its_elements() {
 struct Row {
     id: u32,
     name: String,
+}
+
+/// A row that needed a repair carries it, placed on its line of the completion;
+/// a clean row carries none, and both read into the type as the whole reply does.
+#[test]
+fn a_streamed_row_carries_its_repairs_on_its_line() {
+    let reply = "Here it is:\ncompliance_status: NON_COMPLIANT\nviolations[2]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Emails logged,R-12,Mask emails\n  retention,LOW,Backups kept,R-4,Delete them, then check\naudit_trail: R-1\nspoken_response: Two problems.\n";
+    let (events, finished) = stream::<ComplianceAnalysis>(reply, &[5]);
+    let rows: Vec<&toon_core::StreamElement> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Item { element, .. } => Some(element),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0].line(), rows[1].line()), (4, 5));
+    assert!(rows[0].repairs().is_empty());
+    let kinds: Vec<_> = rows[1].repairs().iter().map(|r| (r.kind, r.line)).collect();
+    assert_eq!(kinds, [(toon_core::RepairKind::RejoinedCells, 5)]);
+    let whole = finished.unwrap();
+    assert!(whole.repairs.contains(&rows[1].repairs()[0]));
+    for (row, expected) in rows.iter().zip(&whole.value.violations) {
+        assert_eq!(&row.decode::<Violation>().unwrap(), expected);
+    }
+    assert_eq!(rows[1].value()["remediation"], "Delete them, then check");
+}
+
+/// A streamed row reads into its type as the whole reply reads it, by either
+/// of the typed reader's paths (one pass, or through a node).
+#[test]
+fn streamed_rows_read_as_the_whole_reply_reads_them() {
+    let mut replies: Vec<(String, String)> = load(include_str!("replies/typed.txt"))
+        .into_iter()
+        .filter(|c| c.ty.as_deref() == Some("compliance"))
+        .map(|c| (c.name, c.reply))
+        .collect();
+    // And the real model's replies under the type's grammar.
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/replies/real/grammar/compliance"
+    );
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        replies.push((
+            path.display().to_string(),
+            std::fs::read_to_string(&path).unwrap(),
+        ));
+    }
+    let mut compared = 0;
+    for (name, reply) in &replies {
+        let (events, finished) = stream::<ComplianceAnalysis>(reply, &[7]);
+        let Ok(whole) = finished else { continue };
+        if whole
+            .repairs
+            .iter()
+            .any(|r| r.kind == toon_core::RepairKind::DroppedRow)
+        {
+            continue; // the indices of the rows after a dropped one differ
+        }
+        for e in &events {
+            let StreamEvent::Item { key, index, .. } = e else {
+                continue;
+            };
+            assert_eq!(key, "violations");
+            for one_pass in [true, false] {
+                toon_core::__private::set_one_pass(one_pass);
+                let row = e.decode::<Violation>();
+                toon_core::__private::set_one_pass(true);
+                assert_eq!(
+                    row.as_ref().ok(),
+                    Some(&whole.value.violations[*index]),
+                    "{name}: row {index} (one pass {one_pass})"
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 50, "{compared} rows compared");
 }

@@ -314,6 +314,26 @@ where
                 }),
             ),
             (
+                // The stream as a consumer of each row uses it: every row read
+                // into the type as its event arrives, then `finish`. Returns the
+                // rows the events gave, so the check above holds them to the data.
+                named("stream_4_bytes_read"),
+                Box::new(|| {
+                    let mut s = toon_core::ToonStream::<Vec<T>>::new();
+                    let mut rows = Vec::with_capacity(self.data.len());
+                    for at in (0..self.toon.len()).step_by(4) {
+                        for e in s.push(&self.toon[at..self.toon.len().min(at + 4)]) {
+                            rows.push(e.decode::<T>().unwrap());
+                        }
+                    }
+                    for e in s.end() {
+                        rows.push(e.decode::<T>().unwrap());
+                    }
+                    assert_eq!(s.finish().unwrap().value.len(), rows.len());
+                    rows
+                }),
+            ),
+            (
                 // The floor of any stream fed this way: the chunks appended to a
                 // String, nothing decoded.
                 named("feed_4_bytes"),

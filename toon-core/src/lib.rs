@@ -157,6 +157,6 @@ pub use shape::{Constraints, Shape};
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
 pub use typed::{
-    Attempt, Event as StreamEvent, Retried, RetryError, Toon, ToonEvents, ToonOutputParser,
-    ToonStream, Turn,
+    Attempt, Element as StreamElement, Event as StreamEvent, Retried, RetryError, Toon, ToonEvents,
+    ToonOutputParser, ToonStream, Turn,
 };

@@ -255,6 +255,10 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
             "`ToonStream`, fed 4 bytes at a time, then `finish`",
         ),
         (
+            "stream_4_bytes_read",
+            "`ToonStream`, fed 4 bytes at a time, each row's event read into the type, then `finish`",
+        ),
+        (
             "feed_4_bytes",
             "the text appended to a `String` 4 bytes at a time, nothing decoded",
         ),

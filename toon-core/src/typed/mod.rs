@@ -17,7 +17,7 @@ pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, RowCells};
-pub use stream::{Event, ToonEvents, ToonStream};
+pub use stream::{Element, Event, ToonEvents, ToonStream};
 
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;

@@ -1,0 +1,191 @@
+//! What the stream yields: events, and the array elements they carry, kept as
+//! the model wrote them until they are asked for.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::super::row::one_pass;
+use super::super::{Cx, RowCells, Toon};
+use crate::header::Field;
+use crate::lex::{count_cells, read_cells};
+use crate::node::{fill, Memo, Node, Row};
+use crate::reply::{ParseError, Repair};
+
+/// A value the stream has decided.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A top-level field with a scalar value, complete.
+    Field {
+        /// The field's key.
+        key: String,
+        /// Its value.
+        value: Value,
+        /// The repairs its line needed, on the completion's lines; empty for a
+        /// line that was valid as written.
+        repairs: Vec<Repair>,
+    },
+    /// Text of a delimited prose field (`#[toon(delimited)]`), as it arrives:
+    /// the deltas of one field, joined, are its final value.
+    Text {
+        /// The field's key.
+        key: String,
+        /// The text since the previous event of this field.
+        delta: String,
+    },
+    /// One element of a top-level array: a table row, a list item or an inline value.
+    Item {
+        /// The array's key; empty for the document's root array (`[2]{id,name}:`,
+        /// the reply of a `Vec<T>`).
+        key: String,
+        /// The element's position in the array, from 0.
+        index: usize,
+        /// The element, read into a type with [`Element::decode`] (or
+        /// [`Event::decode`]), or as JSON with [`Element::value`].
+        element: Element,
+    },
+}
+
+impl Event {
+    /// The event's value read as `E` (an element type such as `Violation`), with
+    /// the typed decoder's forgiveness (quoted numbers, enum case).
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`] for a value of the wrong shape.
+    pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
+        match self {
+            Event::Field { value, .. } => {
+                E::__from_node(Node::from(value.clone()), &mut Cx::default())
+            }
+            Event::Text { delta, .. } => {
+                E::__from_node(Node::from(Value::String(delta.clone())), &mut Cx::default())
+            }
+            Event::Item { element, .. } => element.decode(),
+        }
+    }
+}
+
+/// One element of a top-level array, as the stream read it.
+///
+/// A table row that reads as it stands is kept as its text and read only when
+/// asked ([`decode`](Self::decode), [`value`](Self::value)), so a stream costs
+/// little more than the text it is fed; any other element was read when its
+/// lines ended, through the whole-reply decoder's repairs, which it carries.
+#[derive(Debug, Clone)]
+pub struct Element {
+    body: Body,
+    line: usize,
+    repairs: Vec<Repair>,
+}
+
+#[derive(Debug, Clone)]
+enum Body {
+    /// A clean row: its cells' text, under its table's columns.
+    Row { text: String, columns: Arc<Columns> },
+    /// A value read through the reply decoder.
+    Value(Value),
+}
+
+/// A table's columns, shared by the rows streamed under its header.
+#[derive(Debug)]
+pub(crate) struct Columns {
+    pub fields: Vec<Field>,
+    pub delim: char,
+    /// The cells a row of this table has.
+    pub width: usize,
+}
+
+impl Columns {
+    /// Does `row` read as it stands: exactly `width` cells, each a value token?
+    pub(crate) fn reads(&self, row: &str) -> bool {
+        self.width > 0 && count_cells(row, self.delim) == Some(self.width)
+    }
+}
+
+impl Element {
+    /// A clean row, kept as its text.
+    pub(crate) fn row(text: &str, columns: Arc<Columns>, line: usize) -> Self {
+        Element {
+            body: Body::Row {
+                text: text.to_owned(),
+                columns,
+            },
+            line,
+            repairs: Vec::new(),
+        }
+    }
+
+    /// A value the reply decoder read, with the repairs it made.
+    pub(crate) fn read(value: Value, line: usize, repairs: Vec<Repair>) -> Self {
+        Element {
+            body: Body::Value(value),
+            line,
+            repairs,
+        }
+    }
+
+    /// The element read as `E` (an element type such as `Violation`), with the
+    /// typed decoder's forgiveness (quoted numbers, enum case), as the whole
+    /// reply reads it.
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`] for a value of the wrong shape.
+    pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
+        match &self.body {
+            Body::Row { text, columns } => {
+                let mut cells = Vec::with_capacity(columns.width);
+                // Checked when the row was streamed.
+                let _ = read_cells(text, columns.delim, &mut cells);
+                let row = Row {
+                    fields: &columns.fields,
+                    cells: &mut cells,
+                    line: self.line,
+                };
+                // As the whole reply reads a row: in one pass where it can.
+                if one_pass() {
+                    if let Some(value) = E::__from_row(&mut RowCells::new(&row, &mut Memo::new())) {
+                        return Ok(value);
+                    }
+                }
+                E::__from_node(Node::Row(row), &mut Cx::default())
+            }
+            Body::Value(value) => E::__from_node(Node::from(value.clone()), &mut Cx::default()),
+        }
+    }
+
+    /// The element as JSON, as the whole-reply decoder makes it (a row as the
+    /// object of its header's fields).
+    pub fn value(&self) -> Value {
+        match &self.body {
+            Body::Row { text, columns } => {
+                let mut cells = Vec::with_capacity(columns.width);
+                let _ = read_cells(text, columns.delim, &mut cells);
+                let row: Map<String, Value> =
+                    fill(&mut cells.into_iter(), &columns.fields, self.line);
+                Value::Object(row)
+            }
+            Body::Value(value) => value.clone(),
+        }
+    }
+
+    /// The 1-based line of the completion the element begins on.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The repairs the element's lines needed, on the completion's lines; empty
+    /// for an element that was valid as written. A count is decided with the
+    /// whole reply, at [`finish`](super::ToonStream::finish), not here.
+    pub fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+}
+
+/// Two elements are equal when they hold the same value, begin on the same
+/// line and needed the same repairs, however each is kept.
+impl PartialEq for Element {
+    fn eq(&self, other: &Self) -> bool {
+        self.line == other.line && self.repairs == other.repairs && self.value() == other.value()
+    }
+}

@@ -1,0 +1,345 @@
+//! Streaming replies: typed records as the model writes them.
+//!
+//! TOON is line-oriented, so a row is complete when its line ends. The stream
+//! decoder is fed the completion in chunks of any size, split anywhere (inside a
+//! line, a quoted string or an escape; chunks are `&str`, as a server's SSE deltas
+//! are, so never inside a character), and yields an [`Event`] as soon as a value
+//! is decided:
+//!
+//! - a top-level scalar field, when its line ends;
+//! - each row of a top-level table, when its line ends (the root array of a
+//!   `Vec<T>` reply streams as the array of key `""`);
+//! - each item of a top-level list, when the next item (or the next top-level
+//!   line) begins, since until then more of the item may follow;
+//! - every element of a top-level inline array (`tags[3]: a,b,c`), when its line ends.
+//!
+//! Reasoning blocks, an opening fence and leading prose are skipped as they
+//! stream. A table row that reads as it stands (most rows) is kept as its text
+//! in an [`Element`] and read into a type only when asked, so the stream costs
+//! little beyond the text it is fed; any other line is read by the same code as
+//! the whole reply (the header and that one line, through the same repairs),
+//! and its event carries those repairs, placed on the completion's lines. So a
+//! successful [`finish`](ToonStream::finish) never contradicts an event: the
+//! final value holds every emitted record, in order. Repairs that need the
+//! whole reply (a count, trailing prose, the indentation unit) are decided at
+//! `finish`. A block the stream cannot decide line by line (records written as
+//! `key: value` blocks, a header completed from the type, a JSON reply) yields
+//! no events; its values arrive with `finish`. If `finish` refuses the reply,
+//! the events were provisional: nothing was lost, but nothing should be acted
+//! on as final.
+//!
+//! Memory: [`ToonStream`] keeps the text it has been fed, so that `finish`
+//! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
+//! text. [`ToonEvents`] is the same decoder without `finish`: it drops each line
+//! once its events are decided, so its memory is bounded by the longest line and
+//! the record being built, however long the completion.
+
+mod event;
+mod reader;
+
+use std::marker::PhantomData;
+
+pub use event::{Element, Event};
+use reader::Reader;
+
+use super::guide::TypeGuide;
+use super::Toon;
+use crate::reply::{ParseError, Reply, ReplyOptions};
+
+/// A stream decoder for replies of type `T`.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use toon_core::{Toon, ToonStream, StreamEvent};
+///
+/// #[derive(Debug, PartialEq, Toon)]
+/// struct Row { id: u32, name: String }
+/// #[derive(Debug, PartialEq, Toon)]
+/// struct Reply { rows: Vec<Row> }
+///
+/// let mut stream = ToonStream::<Reply>::new();
+/// assert!(stream.push("rows[2]{id,na").is_empty());
+/// let events = stream.push("me}:\n  1,Ada\n  2,B");
+/// assert_eq!(events.len(), 1); // the first row, the moment its line ended
+/// assert_eq!(events[0].decode::<Row>().unwrap(), Row { id: 1, name: "Ada".into() });
+/// assert_eq!(stream.end().len(), 1); // the last row: its line ended with the stream
+/// let reply = stream.finish().unwrap();
+/// assert_eq!(reply.value.rows[1].name, "B");
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct ToonStream<T> {
+    text: String,
+    /// Bytes of `text` already read as complete lines.
+    scanned: usize,
+    /// Bytes of `text` already searched for a line break, so that a line
+    /// arriving in many chunks is searched once, not once per chunk.
+    searched: usize,
+    reader: Reader,
+    /// Keep the text for `finish`; an events-only stream drops decided lines.
+    keep_text: bool,
+    /// The root's delimited prose fields, and the block being streamed.
+    prose_names: Vec<&'static str>,
+    prose: Option<ProseBlock>,
+    _type: PhantomData<fn() -> T>,
+}
+
+/// A delimited block being streamed.
+#[derive(Debug)]
+struct ProseBlock {
+    key: &'static str,
+    /// Whether any text was emitted (the line breaks after the opening tag are not text).
+    started: bool,
+    /// Line breaks held back: text only if more text follows before the closing tag.
+    held: String,
+}
+
+impl<T: Toon> Default for ToonStream<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Toon> ToonStream<T> {
+    /// A stream with the default limits.
+    pub fn new() -> Self {
+        Self::with_options(ReplyOptions::default())
+    }
+
+    /// A stream with other limits (they apply at [`finish`](Self::finish)).
+    pub fn with_options(options: ReplyOptions) -> Self {
+        ToonStream {
+            text: String::new(),
+            scanned: 0,
+            searched: 0,
+            reader: Reader::new(TypeGuide::new(T::__shape()), options),
+            keep_text: true,
+            prose_names: super::delimited::names(&T::__shape()),
+            prose: None,
+            _type: PhantomData,
+        }
+    }
+
+    /// Feeds the next chunk; returns the events it decided.
+    #[inline]
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+        self.text.push_str(chunk);
+        // Nothing is decided before a line ends, unless prose blocks stream:
+        // most chunks end here, so this much is inlined at the caller.
+        if self.prose_names.is_empty() && !has_newline(chunk.as_bytes()) {
+            return Vec::new();
+        }
+        self.read_lines()
+    }
+
+    /// Reads the lines the text now completes.
+    #[inline(never)]
+    fn read_lines(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        loop {
+            if self.prose.is_some() {
+                if self.prose_text(&mut events) {
+                    continue;
+                }
+                break;
+            }
+            if self.prose_opens(&mut events) {
+                continue;
+            }
+            let from = self.searched.max(self.scanned);
+            let Some(end) = find_newline(&self.text.as_bytes()[from..]) else {
+                self.searched = self.text.len();
+                break;
+            };
+            let line_end = from + end;
+            let line = self.text[self.scanned..line_end].trim_end_matches('\r');
+            self.reader.line(line, &mut events);
+            self.scanned = line_end + 1;
+        }
+        if !self.keep_text {
+            self.text.drain(..self.scanned);
+            self.searched = self.searched.saturating_sub(self.scanned);
+            self.scanned = 0;
+        }
+        events
+    }
+
+    /// The stream has ended: decides the last line (which had no newline) and the
+    /// list item still open, and returns their events. Call it before
+    /// [`finish`](Self::finish) when every record must arrive as an event.
+    pub fn end(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        if self.scanned < self.text.len() {
+            let line = self.text[self.scanned..].trim_end_matches('\r');
+            self.reader.line(line, &mut events);
+            self.scanned = self.text.len();
+        }
+        self.reader.close_block(&mut events);
+        events
+    }
+
+    /// The whole reply: exactly what [`Toon::from_toon_with_report`] returns on
+    /// everything pushed.
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon`].
+    pub fn finish(self) -> Result<Reply<T>, ParseError> {
+        T::from_toon_with_options(&self.text, self.reader.options())
+    }
+
+    /// [`finish`](Self::finish), told how the server said the reply ended (its
+    /// `finish_reason` comes with the stream's last event): as
+    /// [`ReplyOptions::finish_reason`].
+    ///
+    /// # Errors
+    /// As [`Toon::from_toon_with_options`].
+    pub fn finish_with(
+        mut self,
+        finish_reason: crate::FinishReason,
+    ) -> Result<Reply<T>, ParseError> {
+        self.reader.options_mut().finish_reason = finish_reason;
+        self.finish()
+    }
+
+    /// A delimited field's opening tag at the start of the next line: the
+    /// block opens, and its text streams from right after the tag.
+    fn prose_opens(&mut self, events: &mut Vec<Event>) -> bool {
+        if !self.reader.in_reply() || self.prose_names.is_empty() {
+            return false;
+        }
+        // Only the next line: the lines after it are not read yet.
+        let rest = &self.text[self.scanned..];
+        let first = rest.find('\n').map_or(rest, |end| &rest[..end]);
+        let Some((key, body)) = self
+            .prose_names
+            .iter()
+            .find_map(|name| super::delimited::opening(first, name).map(|(_, body)| (*name, body)))
+        else {
+            return false;
+        };
+        self.reader.close_block(events);
+        self.scanned += body;
+        self.prose = Some(ProseBlock {
+            key,
+            started: false,
+            held: String::new(),
+        });
+        true
+    }
+
+    /// Emits the open block's text that has arrived; `true` once its closing tag came.
+    fn prose_text(&mut self, events: &mut Vec<Event>) -> bool {
+        let Some(block) = &mut self.prose else {
+            return false;
+        };
+        let close = format!("</{}>", block.key);
+        let rest = &self.text[self.scanned..];
+        let (body, closed) = match rest.find(&close) {
+            Some(at) => (&rest[..at], true),
+            // Hold back what may be the start of the closing tag.
+            None => {
+                let keep = (1..close.len().min(rest.len() + 1))
+                    .rev()
+                    .find(|&n| rest.ends_with(&close[..n]))
+                    .unwrap_or(0);
+                (&rest[..rest.len() - keep], false)
+            }
+        };
+        let mut delta = std::mem::take(&mut block.held);
+        delta.push_str(if block.started {
+            body
+        } else {
+            body.trim_start_matches(['\n', '\r'])
+        });
+        // Line breaks at the end are text only if text follows them.
+        let text_len = delta.trim_end_matches(['\n', '\r']).len();
+        if !closed {
+            block.held = delta[text_len..].to_owned();
+        }
+        delta.truncate(text_len);
+        if !delta.is_empty() {
+            block.started = true;
+            events.push(Event::Text {
+                key: block.key.to_owned(),
+                delta,
+            });
+        }
+        self.reader
+            .skip_breaks(memchr::memchr_iter(b'\n', body.as_bytes()).count());
+        self.scanned += body.len();
+        if closed {
+            self.scanned += close.len();
+            self.prose = None;
+        }
+        closed
+    }
+}
+
+/// Does a chunk hold a line break?
+#[inline]
+fn has_newline(chunk: &[u8]) -> bool {
+    find_newline(chunk).is_some()
+}
+
+/// The first line break in `text`. Chunks and the ends of lines left to search
+/// are mostly a few bytes, where a plain loop beats a vectorised search's setup.
+#[inline]
+fn find_newline(text: &[u8]) -> Option<usize> {
+    if text.len() < 32 {
+        text.iter().position(|&b| b == b'\n')
+    } else {
+        memchr::memchr(b'\n', text)
+    }
+}
+
+/// The stream decoder without [`finish`](ToonStream::finish), for consumers that
+/// act on each event and never need the whole value: it drops every line once its
+/// events are decided, so memory stays bounded by the longest line and the record
+/// being built, however long the completion runs.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use toon_core::{Toon, ToonEvents};
+///
+/// #[derive(Debug, PartialEq, Toon)]
+/// struct Row { id: u32 }
+/// #[derive(Debug, Toon)]
+/// struct Reply { rows: Vec<Row> }
+///
+/// let mut events = ToonEvents::<Reply>::new();
+/// let mut seen = 0;
+/// events.push("rows[1000]{id}:\n");
+/// for i in 0..1000 {
+///     seen += events.push(&format!("  {i}\n")).len(); // each row, as its line ends
+/// }
+/// assert_eq!(seen, 1000);
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct ToonEvents<T>(ToonStream<T>);
+
+impl<T: Toon> Default for ToonEvents<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Toon> ToonEvents<T> {
+    /// An events-only stream.
+    pub fn new() -> Self {
+        let mut stream = ToonStream::new();
+        stream.keep_text = false;
+        ToonEvents(stream)
+    }
+
+    /// Feeds the next chunk; returns the events it decided.
+    #[inline]
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+        self.0.push(chunk)
+    }
+
+    /// The stream has ended: decides the last line and the list item still open.
+    pub fn end(&mut self) -> Vec<Event> {
+        self.0.end()
+    }
+}

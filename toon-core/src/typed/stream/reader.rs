@@ -1,0 +1,463 @@
+//! The stream's line reader: which part of the reply a line is in (reasoning,
+//! prose, the document), which top-level block it belongs to, and the events a
+//! complete line decides.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::event::{Columns, Element, Event};
+use crate::header::{parse_header, HeaderParse};
+use crate::lex::{find_unquoted, trim_spaces};
+use crate::node::Node;
+use crate::reply::json::opens_json;
+use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
+use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
+use crate::typed::guide::TypeGuide;
+
+/// What the current top-level block is, as far as events go.
+#[derive(Debug)]
+enum Block {
+    /// Nothing to emit (a nested object, or a block the stream cannot decide).
+    Opaque,
+    /// A table: its header line and where it was, rows emitted as they end.
+    /// `columns` where the header reads as it stands: a row of exactly its
+    /// width is then kept as its text, as the whole-reply decoder would read it.
+    Table {
+        key: String,
+        header: String,
+        header_line: usize,
+        columns: Option<Arc<Columns>>,
+        index: usize,
+    },
+    /// A list: where its header was, and the lines of the item being written.
+    List {
+        key: String,
+        header_line: usize,
+        index: usize,
+        item: Vec<(usize, String)>,
+        item_indent: Option<usize>,
+    },
+}
+
+#[derive(Debug, PartialEq)]
+enum Phase {
+    /// Before the document: reasoning, fences and prose are skipped.
+    Before,
+    /// Inside a `<think>` block.
+    Thinking,
+    /// In the document; `fenced` if a fence opened it.
+    Document { base: usize, fenced: bool },
+    /// After the document (a closing fence), or a reply that is not TOON.
+    After,
+}
+
+#[derive(Debug)]
+pub(super) struct Reader {
+    phase: Phase,
+    block: Block,
+    guide: TypeGuide,
+    options: ReplyOptions,
+    /// The 1-based line of the completion being read.
+    line: usize,
+}
+
+impl Reader {
+    pub(super) fn new(guide: TypeGuide, options: ReplyOptions) -> Self {
+        Reader {
+            phase: Phase::Before,
+            block: Block::Opaque,
+            guide,
+            options,
+            line: 0,
+        }
+    }
+
+    pub(super) fn options_mut(&mut self) -> &mut ReplyOptions {
+        &mut self.options
+    }
+
+    pub(super) fn options(&self) -> &ReplyOptions {
+        &self.options
+    }
+
+    /// Is the reader where a delimited prose block may open?
+    pub(super) fn in_reply(&self) -> bool {
+        !matches!(self.phase, Phase::Thinking | Phase::After)
+    }
+
+    /// `n` line breaks were passed without being read as lines (prose text).
+    pub(super) fn skip_breaks(&mut self, n: usize) {
+        self.line += n;
+    }
+
+    /// The next complete line of the completion.
+    pub(super) fn line(&mut self, line: &str, events: &mut Vec<Event>) {
+        self.line += 1;
+        if let Some(content) = self.plain_row(line) {
+            let columns = match &self.block {
+                Block::Table { columns, .. } => columns.clone(),
+                _ => None,
+            };
+            return self.row(content, columns, events);
+        }
+        self.read(line, events);
+    }
+
+    /// The line most of a long reply is made of, told apart cheaply: in the
+    /// document, under a table whose header reads, indented past the margin,
+    /// a row that reads as it stands and could be nothing else (no tag, fence,
+    /// comment or unusual space at either end). Any other line is read in full.
+    fn plain_row<'l>(&self, line: &'l str) -> Option<&'l str> {
+        let (
+            Phase::Document { base, .. },
+            Block::Table {
+                columns: Some(columns),
+                ..
+            },
+        ) = (&self.phase, &self.block)
+        else {
+            return None;
+        };
+        let depth = indent(line);
+        if depth <= *base || *base == usize::MAX {
+            return None;
+        }
+        let content = trim_spaces(&line[depth..]);
+        let (&first, &last) = (content.as_bytes().first()?, content.as_bytes().last()?);
+        let plain = |c: u8| c.is_ascii_graphic() && !matches!(c, b'#' | b'`' | b'<' | b'>');
+        if !(plain(first) && plain(last)) {
+            return None;
+        }
+        (is_row(content) && columns.reads(content)).then_some(content)
+    }
+
+    fn read(&mut self, line: &str, events: &mut Vec<Event>) {
+        // The same tool-call tags the whole-reply stripper removes.
+        let tags = untag(line);
+        if !tags.is_empty() {
+            let mut bare = line.to_owned();
+            for tag in tags {
+                bare = bare.replacen(tag, "", 1);
+            }
+            return self.read(&bare, events);
+        }
+        match self.phase {
+            Phase::After => {}
+            Phase::Thinking => {
+                if let Some(at) = line.find(THINK_CLOSE) {
+                    self.phase = Phase::Before;
+                    self.read(&line[at + THINK_CLOSE.len()..], events);
+                }
+            }
+            Phase::Before => {
+                let t = line.trim_start();
+                if let Some(rest) = t.strip_prefix(THINK_OPEN) {
+                    self.phase = Phase::Thinking;
+                    self.read(rest, events);
+                } else if is_fence(t) {
+                    self.phase = Phase::Document {
+                        base: usize::MAX,
+                        fenced: true,
+                    };
+                } else if opens_json(t.trim_end()) {
+                    self.phase = Phase::After; // JSON: decided at `finish`
+                } else if starts_document(line) || self.guide.starts_document(line) {
+                    self.phase = Phase::Document {
+                        base: indent(line),
+                        fenced: false,
+                    };
+                    self.document_line(line, events);
+                }
+            }
+            Phase::Document { .. } => self.document_line(line, events),
+        }
+    }
+
+    fn document_line(&mut self, line: &str, events: &mut Vec<Event>) {
+        let Phase::Document { base, fenced } = self.phase else {
+            return;
+        };
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            return;
+        }
+        if is_fence(t) {
+            self.close_block(events);
+            self.phase = Phase::After;
+            return;
+        }
+        let depth = indent(line);
+        let base = if base == usize::MAX {
+            self.phase = Phase::Document {
+                base: depth,
+                fenced,
+            };
+            depth
+        } else {
+            base
+        };
+        if depth <= base {
+            self.close_block(events);
+            self.top_level(trim_spaces(line.trim_start()), events);
+        } else {
+            self.inner(line, depth, events);
+        }
+    }
+
+    /// A line at the document's margin: a field, or a header opening a block.
+    fn top_level(&mut self, content: &str, events: &mut Vec<Event>) {
+        self.block = Block::Opaque;
+        match parse_header(content, 8) {
+            HeaderParse::Header(h) => {
+                // A root array (a keyless header) streams as the array of key "".
+                let key = h.key.clone().unwrap_or_default();
+                if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
+                    let columns = match (h.fields, h.duplicate_field) {
+                        (Some(fields), None) => Some(Arc::new(Columns {
+                            width: crate::header::Field::leaf_count(&fields),
+                            fields,
+                            delim: h.delim,
+                        })),
+                        _ => None,
+                    };
+                    self.block = Block::Table {
+                        key,
+                        header: content.to_owned(),
+                        header_line: self.line,
+                        columns,
+                        index: 0,
+                    };
+                } else if h.fields.is_none() && h.rest.is_empty() {
+                    self.block = Block::List {
+                        key,
+                        header_line: self.line,
+                        index: 0,
+                        item: Vec::new(),
+                        item_indent: None,
+                    };
+                } else if h.fields.is_none() {
+                    let at = self.line;
+                    if let Some((Value::Array(items), repairs)) =
+                        self.decode_doc(content, &key, &[at])
+                    {
+                        for (index, value) in items.into_iter().enumerate() {
+                            events.push(Event::Item {
+                                key: key.clone(),
+                                index,
+                                element: Element::read(value, at, repairs.clone()),
+                            });
+                        }
+                    }
+                }
+            }
+            HeaderParse::NotHeader => {
+                let Some(colon) = find_unquoted(content, |c| c == ':') else {
+                    return;
+                };
+                if trim_spaces(&content[colon + 1..]).is_empty() {
+                    return; // a nested object: decided at `finish`
+                }
+                let key = crate::reply::key_text(trim_spaces(&content[..colon]));
+                let at = self.line;
+                if let Some((value, repairs)) = self.decode_doc(content, &key, &[at]) {
+                    if !matches!(value, Value::Object(_) | Value::Array(_)) {
+                        events.push(Event::Field {
+                            key,
+                            value,
+                            repairs,
+                        });
+                    }
+                }
+            }
+            HeaderParse::Malformed(_) => {}
+        }
+    }
+
+    /// A line inside the current block.
+    fn inner(&mut self, line: &str, depth: usize, events: &mut Vec<Event>) {
+        let at = self.line;
+        let mut decided = None;
+        match &mut self.block {
+            Block::Opaque => {}
+            Block::Table { columns, .. } => {
+                let content = trim_spaces(line.trim_start());
+                if !is_row(content) {
+                    self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
+                    return;
+                }
+                // A row that reads as it stands is kept as its text; any other
+                // goes through the reply decoder's repairs, with its header.
+                let clean = columns.as_ref().filter(|c| c.reads(content)).cloned();
+                self.row(content, clean, events);
+            }
+            Block::List {
+                item, item_indent, ..
+            } => {
+                let content = line.trim_start();
+                let starts_item = content == "-" || content.starts_with("- ");
+                match item_indent {
+                    None if starts_item => *item_indent = Some(depth),
+                    Some(first) if starts_item && depth == *first => {
+                        decided = Some(std::mem::take(item));
+                    }
+                    Some(first) if depth > *first => {}
+                    _ => {
+                        self.block = Block::Opaque;
+                        return;
+                    }
+                }
+                item.push((at, line.to_owned()));
+            }
+        }
+        if let Some(done) = decided {
+            self.emit_item(done, events);
+        }
+    }
+
+    /// A table row, kept as its text when `clean`, else read with its header.
+    fn row(&mut self, content: &str, clean: Option<Arc<Columns>>, events: &mut Vec<Event>) {
+        let Block::Table {
+            key,
+            header,
+            header_line,
+            index,
+            ..
+        } = &self.block
+        else {
+            return;
+        };
+        let at = self.line;
+        let element = match clean {
+            Some(columns) => Some(Element::row(content, columns, at)),
+            None => {
+                let doc = format!("{header}\n  {content}");
+                match self.decode_doc(&doc, key, &[*header_line, at]) {
+                    Some((Value::Array(mut rows), repairs)) if rows.len() == 1 => {
+                        Some(Element::read(rows.remove(0), at, repairs))
+                    }
+                    _ => None,
+                }
+            }
+        };
+        if let Some(element) = element {
+            events.push(Event::Item {
+                key: key.clone(),
+                index: *index,
+                element,
+            });
+            if let Block::Table { index, .. } = &mut self.block {
+                *index += 1;
+            }
+        }
+    }
+
+    /// The list item whose lines are `item`, as an event.
+    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Vec<Event>) {
+        let Block::List {
+            key,
+            header_line,
+            index,
+            item_indent: Some(shift),
+            ..
+        } = &self.block
+        else {
+            return;
+        };
+        let Some(&(first, _)) = item.first() else {
+            return;
+        };
+        let shift = *shift;
+        let body: Vec<String> = item
+            .iter()
+            .map(|(_, l)| format!("  {}", &l[shift.min(indent(l))..]))
+            .collect();
+        // The root list has no key.
+        let head = if key.is_empty() {
+            String::new()
+        } else {
+            crate::encode::encode_key(key)
+        };
+        let doc = format!("{head}[1]:\n{}", body.join("\n"));
+        let mut lines = vec![*header_line];
+        lines.extend(item.iter().map(|(n, _)| *n));
+        let (key, at) = (key.clone(), *index);
+        if let Some((Value::Array(mut items), repairs)) = self.decode_doc(&doc, &key, &lines) {
+            if items.len() == 1 {
+                events.push(Event::Item {
+                    key,
+                    index: at,
+                    element: Element::read(items.remove(0), first, repairs),
+                });
+                if let Block::List { index, .. } = &mut self.block {
+                    *index += 1;
+                }
+            }
+        }
+    }
+
+    pub(super) fn close_block(&mut self, events: &mut Vec<Event>) {
+        if let Block::List { item, .. } = &mut self.block {
+            let last = std::mem::take(item);
+            self.emit_item(last, events);
+        }
+        self.block = Block::Opaque;
+    }
+
+    /// Decodes a small document through the reply decoder (with the type's
+    /// guide) and returns the value at `key` (the root array itself for key "")
+    /// and its repairs, each placed on the completion's line: `lines[i]` is the
+    /// completion's line of the document's line `i + 1`. A count is the whole
+    /// reply's to decide, so a corrected one is not the element's repair.
+    fn decode_doc(&self, doc: &str, key: &str, lines: &[usize]) -> Option<(Value, Vec<Repair>)> {
+        let mut buf = String::new();
+        let findings = &mut Findings::default();
+        let decoded = decode_reply_guided(
+            doc,
+            &mut buf,
+            Some(&self.guide as &dyn Guide),
+            &self.options,
+            findings,
+        )
+        .ok()?;
+        let value = match decoded.value {
+            Node::Object(mut map) if !key.is_empty() => map.shift_remove(key)?.node.into_value(),
+            root if key.is_empty() => root.into_value(),
+            _ => return None,
+        };
+        let repairs = decoded
+            .repairs
+            .into_iter()
+            .filter(|r| r.kind != RepairKind::CorrectedLength)
+            .map(|mut r| {
+                r.line = lines
+                    .get(r.line.saturating_sub(1))
+                    .or(lines.last())
+                    .copied()
+                    .unwrap_or(r.line);
+                r
+            })
+            .collect();
+        Some((value, repairs))
+    }
+}
+
+/// Is a line under a table header a row? A row has no unquoted colon before
+/// its first delimiter; a `key: value` line is a record written as a block.
+fn is_row(content: &str) -> bool {
+    if memchr::memchr(b':', content.as_bytes()).is_none() {
+        return true;
+    }
+    match (
+        find_unquoted(content, |c| c == ':'),
+        find_unquoted(content, |c| matches!(c, ',' | '|' | '\t')),
+    ) {
+        (None, _) => true,
+        (Some(c), Some(d)) => d < c,
+        (Some(_), None) => false,
+    }
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
