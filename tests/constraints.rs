@@ -233,15 +233,16 @@ fn the_grammar_holds_each_constraint_at_and_past_its_bound() {
         both(&text.replace("damage_grade: 3", "damage_grade: 6")),
         (false, false)
     );
-    // A number between whole bounds: as the encoder writes it, in both.
-    for ok in ["0", "0.25", "1", "1.0", "0.999", "1e-7", "2.5e-8"] {
+    // A number between whole bounds: as the encoder writes it, in both, with at
+    // most FRACTION_DIGITS digits after the point and no exponent form.
+    for ok in ["0", "0.25", "1", "1.0", "0.999", "0.000001", "0.123456"] {
         assert_eq!(
             both(&text.replace("occupancy: 0.5", &format!("occupancy: {ok}"))),
             (true, true),
             "{ok}"
         );
     }
-    for past in ["1.5", "2", "-0.1", "1.01", "10"] {
+    for past in ["1.5", "2", "-0.1", "1.01", "10", "0.1234567", "1e-7", "2.5e-8"] {
         assert_eq!(
             both(&text.replace("occupancy: 0.5", &format!("occupancy: {past}"))),
             (false, false),

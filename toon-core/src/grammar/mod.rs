@@ -15,7 +15,9 @@
 //!   lists of other values in list form; maps of flat structs also as keyed tables;
 //! - text unquoted exactly where SPEC §7.2 lets it stand (so `3 cups` may, and
 //!   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
-//!   integers within their Rust type's bounds; enum values as their names;
+//!   integers within their Rust type's bounds; other numbers as plain decimals
+//!   of at most [`FRACTION_DIGITS`] digits after the point (no exponent form),
+//!   within a field's `range` where it has whole bounds; enum values as their names;
 //! - a free-form `serde_json::Value` as any primitive, object or array down to
 //!   two levels (written in list form where the encoder could write a table);
 //! - a type nested in itself is unrolled three levels deep; below that its lists
@@ -39,6 +41,10 @@ use crate::shape::Shape;
 
 /// The longest text value a grammar admits where the field sets no `max_len`, in characters.
 pub const DEFAULT_MAX_LEN: u32 = 200;
+/// The most digits after a number's point that a grammar admits. A float's
+/// noise digits are tokens that carry nothing a model answer needs; a value
+/// that needs more (or the exponent form) is still read by the decoder.
+pub const FRACTION_DIGITS: u32 = 6;
 /// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
 pub const DEFAULT_MAX_ITEMS: u32 = 10;
 

@@ -3,6 +3,7 @@
 //! range, and keys.
 
 use super::ir::{alt, class, lit, opt, repeat, seq, Class, Expr};
+use super::FRACTION_DIGITS;
 
 /// Never in unquoted text: quotes, escapes, the colon, brackets, braces and the
 /// delimiter (the document's comma, in field values as in cells). Control
@@ -198,9 +199,17 @@ pub(crate) fn quoted(min: u32, max: u32) -> Expr {
     seq([lit("\""), repeat(char_, min, Some(max)), lit("\"")])
 }
 
+/// A fraction of at most [`FRACTION_DIGITS`] digits, after its point.
+fn fraction() -> Expr {
+    seq([
+        lit("."),
+        repeat(class(Class::of(DIGITS)), 1, Some(FRACTION_DIGITS)),
+    ])
+}
+
 /// A plain decimal as the encoder writes one: no leading zeros, at most 21
-/// whole digits (the encoder switches to the exponent form at 1e21) and 24
-/// fraction digits (a value just above 1e-6, to 17 significant digits, needs 22).
+/// whole digits (the encoder switches to the exponent form at 1e21), and a
+/// fraction of at most [`FRACTION_DIGITS`] digits.
 fn plain_decimal() -> Expr {
     let digit = || class(Class::of(DIGITS));
     seq([
@@ -208,66 +217,29 @@ fn plain_decimal() -> Expr {
             lit("0"),
             seq([class(Class::range('1', '9')), repeat(digit(), 0, Some(20))]),
         ]),
-        opt(seq([lit("."), repeat(digit(), 1, Some(24))])),
+        opt(fraction()),
     ])
 }
 
-/// The exponent form as the encoder writes it (`1.5e-7`, `1e+21`): one whole
-/// digit, at most 16 fraction digits (17 significant digits hold any `f64`),
-/// and an exponent that keeps the value a finite, non-zero `f64` (`e+1` to
-/// `e+307`; `e-{least}` to `e-323`, and `e-324` for a mantissa of 3 or more),
-/// since the decoder reads a number that overflows or underflows as text.
-fn scientific(least_negative: u128, positive: bool) -> Expr {
-    let digit = || class(Class::of(DIGITS));
-    let fraction = || opt(seq([lit("."), repeat(digit(), 1, Some(16))]));
-    let e = || class(Class::of("eE"));
-    let mut ways = vec![
-        seq([
-            class(Class::range('1', '9')),
-            fraction(),
-            e(),
-            lit("-"),
-            unsigned(least_negative, 323),
-        ]),
-        seq([class(Class::range('3', '9')), fraction(), e(), lit("-324")]),
-    ];
-    if positive {
-        ways.push(seq([
-            class(Class::range('1', '9')),
-            fraction(),
-            e(),
-            opt(lit("+")),
-            unsigned(1, 307),
-        ]));
-    }
-    alt(ways)
-}
-
-/// A number as TOON writes one: an optional sign, then a plain decimal or the
-/// exponent form. Magnitudes of 1e308 and above are left out (see [`scientific`]).
+/// A number as TOON writes one, within the grammar's bounds: an optional sign
+/// and a plain decimal. The exponent form, which the encoder writes only for
+/// magnitudes below 1e-6 or from 1e21, is left out: a model that may write it
+/// spends its tokens on digits no answer needs (`9.37508647706326E-14` for a
+/// confidence), and the decoder still reads it where a server lets it through.
 pub(crate) fn number() -> Expr {
-    seq([opt(lit("-")), alt([plain_decimal(), scientific(1, true)])])
+    seq([opt(lit("-")), plain_decimal()])
 }
 
 /// The numbers from `lo` to `hi`, both whole and `0 <= lo < hi`: a whole part
-/// below `hi` with any fraction, `hi` itself (with a fraction of zeros), and,
-/// from 0, the exponent form of values below 1.
+/// below `hi` with any fraction, and `hi` itself (with a fraction of zeros).
 pub(crate) fn number_between(lo: u128, hi: u128) -> Expr {
-    let digit = || class(Class::of(DIGITS));
-    let fraction = || seq([lit("."), repeat(digit(), 1, Some(24))]);
-    let mut ways = vec![
+    alt([
         seq([unsigned(lo, hi - 1), opt(fraction())]),
         seq([
             lit(hi.to_string()),
-            opt(seq([lit("."), repeat(lit("0"), 1, Some(24))])),
+            opt(seq([lit("."), repeat(lit("0"), 1, Some(FRACTION_DIGITS))])),
         ]),
-    ];
-    if lo == 0 {
-        // Any negative exponent, not only the encoder's (below 1e-6): a model
-        // that has begun `1.9768E-` must be free to finish the value it meant.
-        ways.push(scientific(1, false));
-    }
-    alt(ways)
+    ])
 }
 
 /// Every whole number from `min` to `max`, in decimal without leading zeros.
