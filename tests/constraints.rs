@@ -242,7 +242,16 @@ fn the_grammar_holds_each_constraint_at_and_past_its_bound() {
             "{ok}"
         );
     }
-    for past in ["1.5", "2", "-0.1", "1.01", "10", "0.1234567", "1e-7", "2.5e-8"] {
+    for past in [
+        "1.5",
+        "2",
+        "-0.1",
+        "1.01",
+        "10",
+        "0.1234567",
+        "1e-7",
+        "2.5e-8",
+    ] {
         assert_eq!(
             both(&text.replace("occupancy: 0.5", &format!("occupancy: {past}"))),
             (false, false),

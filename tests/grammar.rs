@@ -130,12 +130,11 @@ fn shapes() -> impl Strategy<Value = Shapes> {
 }
 
 fn detections() -> impl Strategy<Value = Detections> {
-    let detection = (
-        label(),
-        decimal(0, 1),
-        text(),
-    )
-        .prop_map(|(label, score, note)| Detection { label, score, note });
+    let detection = (label(), decimal(0, 1), text()).prop_map(|(label, score, note)| Detection {
+        label,
+        score,
+        note,
+    });
     (prop::collection::vec(detection, 0..5), any::<u32>())
         .prop_map(|(objects, count)| Detections { objects, count })
 }

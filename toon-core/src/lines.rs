@@ -45,7 +45,13 @@ pub(crate) fn split_lines(
     let breaks = memchr::memchr_iter(b'\n', input.as_bytes()).count();
     let mut out = Vec::with_capacity(breaks.min(input.len() / 16) + 1);
     let mut blank = None;
-    for (idx, raw) in input.split('\n').enumerate() {
+    // The line ends found by the same vectorised search that counted them.
+    let ends = memchr::memchr_iter(b'\n', input.as_bytes()).chain(std::iter::once(input.len()));
+    let mut start = 0;
+    for (idx, end) in ends.enumerate() {
+        // Both ends are at a line break or the end of the input: char boundaries.
+        let raw = &input[start..end];
+        start = end + 1;
         let number = idx + 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let line = raw.trim_end_matches(' ');
@@ -73,7 +79,7 @@ pub(crate) fn split_lines(
             let extra_spaces = body.len() - content.len() - tabs;
             ((spaces + extra_spaces) / indent_size + tabs, content)
         } else {
-            if strict && spaces % indent_size != 0 {
+            if strict && !spaces.is_multiple_of(indent_size) {
                 return Err(DecodeError::new(
                     DecodeErrorKind::Indentation,
                     number,
