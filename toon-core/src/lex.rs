@@ -136,14 +136,12 @@ pub(crate) fn read_cells<'a>(
         if b.is_empty() {
             return Ok(());
         }
-        let mut start = 0;
-        for (i, &c) in b.iter().enumerate() {
-            if c == d {
-                cells.push(unquoted_token(trim_spaces(&content[start..i])));
-                start = i + 1;
-            }
+        let mut rest = content;
+        while let Some(i) = rest.as_bytes().iter().position(|&c| c == d) {
+            cells.push(unquoted_token(trim_spaces(&rest[..i])));
+            rest = &rest[i + 1..];
         }
-        cells.push(unquoted_token(trim_spaces(&content[start..])));
+        cells.push(unquoted_token(trim_spaces(rest)));
         return Ok(());
     }
     let start = cells.len();
