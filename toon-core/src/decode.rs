@@ -140,7 +140,7 @@ impl<'a> Parser<'a, '_> {
     /// before it when that blank line falls inside an array's span.
     fn claim(&mut self, line: &Line<'_>, in_span: bool) -> Result<()> {
         if self.strict && in_span {
-            if let Some(blank) = line.blank_before {
+            if let Some(blank) = line.blank_before() {
                 if self.forgive.blank_line(blank) {
                     self.c.pos += 1;
                     return Ok(());
@@ -162,7 +162,7 @@ impl<'a> Parser<'a, '_> {
         let Some(first) = self.c.peek() else {
             return Ok(Node::object(Object::new()));
         };
-        if first.depth == 0 {
+        if first.depth() == 0 {
             match parse_header(first.content, self.max_depth) {
                 HeaderParse::Header(h) if h.key.is_none() => {
                     self.c.pos += 1;
@@ -212,10 +212,10 @@ impl<'a> Parser<'a, '_> {
     /// Reads the fields of an object whose fields stand at `depth`, into `map`.
     fn object_fields(&mut self, depth: usize, map: &mut Object<'a>) -> Result<()> {
         while let Some(line) = self.c.peek() {
-            if line.depth < depth {
+            if line.depth() < depth {
                 break;
             }
-            if line.depth > depth {
+            if line.depth() > depth {
                 if !self.strict {
                     self.c.pos += 1;
                     continue;
@@ -224,7 +224,7 @@ impl<'a> Parser<'a, '_> {
             }
             self.claim(&line, self.span > 0)?;
             let (key, value) = self.field(&line, line.content, depth)?;
-            self.insert(map, &line, key, Placed::new(line.number, value))?;
+            self.insert(map, &line, key, Placed::new(line.number(), value))?;
         }
         Ok(())
     }
@@ -234,10 +234,10 @@ impl<'a> Parser<'a, '_> {
     /// strict mode and skipped otherwise.
     fn next_in_scope(&mut self, depth: usize) -> Result<Option<Line<'a>>> {
         while let Some(line) = self.c.peek() {
-            if line.depth <= depth {
+            if line.depth() <= depth {
                 return Ok(None);
             }
-            if line.depth == depth + 1 {
+            if line.depth() == depth + 1 {
                 return Ok(Some(line));
             }
             if self.strict {
@@ -255,7 +255,7 @@ impl<'a> Parser<'a, '_> {
             DecodeErrorKind::UnexpectedIndent,
             format!(
                 "line is indented {} level(s) but only {} fit here; the line before it does not open a block this deep",
-                line.depth, depth
+                line.depth(), depth
             ),
         )
     }
@@ -320,7 +320,7 @@ impl<'a> Parser<'a, '_> {
         let rest = trim_spaces(&content[colon + 1..]);
         let value = if rest.is_empty() {
             let mut map = Object::new();
-            if self.c.peek().is_some_and(|next| next.depth > depth) {
+            if self.c.peek().is_some_and(|next| next.depth() > depth) {
                 self.object_fields(depth + 1, &mut map)?;
             }
             Node::object(map)
@@ -372,7 +372,7 @@ impl<'a> Parser<'a, '_> {
             let mut values = Vec::new();
             for token in split_unquoted(h.rest, h.delim) {
                 let value = parse_value_token(token).map_err(|e| lex_error(line, token, e))?;
-                values.push(Placed::new(line.number, Node::Scalar(value)));
+                values.push(Placed::new(line.number(), Node::Scalar(value)));
             }
             self.check_count(line, &h, values.len(), "values")?;
             return Ok(Node::Array(values));
@@ -390,7 +390,7 @@ impl<'a> Parser<'a, '_> {
         if h.length == actual || !self.strict {
             return Ok(());
         }
-        if self.forgive.count(line.number, h.length, actual) {
+        if self.forgive.count(line.number(), h.length, actual) {
             return Ok(());
         }
         // Point at the declared length: the digits after the line's first `[`.
@@ -445,7 +445,7 @@ impl<'a> Parser<'a, '_> {
             match self.row_cells(&row, row.content, h.delim, width, &mut table.cells) {
                 Ok(()) => {
                     table.ends.push(table.cells.len());
-                    table.lines.push(row.number);
+                    table.lines.push(row.number());
                 }
                 // A quoted cell left open on the last line is a cut, not a bad row.
                 Err(e)
@@ -455,7 +455,7 @@ impl<'a> Parser<'a, '_> {
                             DecodeErrorKind::UnterminatedString | DecodeErrorKind::InvalidEscape
                         ))
                         && self.forgive.malformed_row(
-                            row.number,
+                            row.number(),
                             format!("`{}`: {}", crate::lex::clip(row.content), e.message()),
                             e.kind() == DecodeErrorKind::WidthMismatch
                                 && split_unquoted(row.content, h.delim).count() < width,
@@ -540,8 +540,8 @@ impl<'a> Parser<'a, '_> {
             let rest = trim_spaces(&row.content[colon + 1..]);
             cells.clear();
             self.row_cells(&row, rest, h.delim, width, &mut cells)?;
-            let obj = fill(&mut cells.drain(..), fields, row.number);
-            let obj = Placed::new(row.number, Node::object(obj));
+            let obj = fill(&mut cells.drain(..), fields, row.number());
+            let obj = Placed::new(row.number(), Node::object(obj));
             self.insert(&mut map, &row, key, obj)?;
         }
         self.span = saved_span;
@@ -585,7 +585,7 @@ impl<'a> Parser<'a, '_> {
                 None => Node::object(Object::new()),
                 Some(rest) => self.list_item(&item, rest, depth + 1)?,
             };
-            items.push(Placed::new(item.number, value));
+            items.push(Placed::new(item.number(), value));
         }
         self.span = saved_span;
         self.check_count(line, h, items.len(), "items")?;
@@ -624,7 +624,7 @@ impl<'a> Parser<'a, '_> {
         // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
         let mut map = Object::new();
         let (key, value) = self.field(line, rest, depth + 1)?;
-        map.insert(key, Placed::new(line.number, value));
+        map.insert(key, Placed::new(line.number(), value));
         self.object_fields(depth + 1, &mut map)?;
         Ok(Node::object(map))
     }
@@ -637,8 +637,8 @@ fn error_at(
     msg: impl Into<String>,
 ) -> DecodeError {
     let offset = offset_in(line.content, at).min(line.content.len());
-    let column = line.indent + line.content[..offset].chars().count() + 1;
-    DecodeError::new(kind, line.number, column, msg, line.content)
+    let column = line.indent() + line.content[..offset].chars().count() + 1;
+    DecodeError::new(kind, line.number(), column, msg, line.content)
 }
 
 /// A token's error, at its column of `line`.

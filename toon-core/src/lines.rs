@@ -3,19 +3,58 @@
 
 use crate::error::{DecodeError, DecodeErrorKind};
 
-/// One non-blank, non-comment line.
+/// One non-blank, non-comment line. Its numbers are kept in 32 bits (a reply
+/// is never 4 billion lines long, and a longer count saturates), so that a
+/// long reply's lines take half the memory to write and read back.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Line<'a> {
-    /// 1-based line number in the input.
-    pub number: usize,
-    /// Leading spaces.
-    pub indent: usize,
-    pub depth: usize,
     /// The line after its indentation, without trailing CR or spaces.
     pub content: &'a str,
+    number: u32,
+    indent: u32,
+    depth: u32,
+    /// The blank line directly before this one, 0 for none.
+    blank_before: u32,
+}
+
+fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl<'a> Line<'a> {
+    /// 1-based line number in the input.
+    pub fn number(&self) -> usize {
+        self.number as usize
+    }
+
+    /// Leading spaces.
+    pub fn indent(&self) -> usize {
+        self.indent as usize
+    }
+
+    /// Indentation level.
+    pub fn depth(&self) -> usize {
+        self.depth as usize
+    }
+
     /// The line number of a blank line directly before this one, if any
     /// (comment lines are not blank and do not separate).
-    pub blank_before: Option<usize>,
+    pub fn blank_before(&self) -> Option<usize> {
+        (self.blank_before != 0).then_some(self.blank_before as usize)
+    }
+}
+
+/// The input's lines as `str::split('\n')` gives them, cut at the line breaks
+/// a vectorised search finds (a search per line costs less than `split`'s).
+pub(crate) fn raw_lines(input: &str) -> impl Iterator<Item = &str> {
+    let ends = memchr::memchr_iter(b'\n', input.as_bytes()).chain(std::iter::once(input.len()));
+    let mut start = 0;
+    ends.map(move |end| {
+        // Both ends are at a line break or the end of the input: char boundaries.
+        let line = &input[start..end];
+        start = end + 1;
+        line
+    })
 }
 
 /// Splits a document into its significant lines.
@@ -45,13 +84,7 @@ pub(crate) fn split_lines(
     let breaks = memchr::memchr_iter(b'\n', input.as_bytes()).count();
     let mut out = Vec::with_capacity(breaks.min(input.len() / 16) + 1);
     let mut blank = None;
-    // The line ends found by the same vectorised search that counted them.
-    let ends = memchr::memchr_iter(b'\n', input.as_bytes()).chain(std::iter::once(input.len()));
-    let mut start = 0;
-    for (idx, end) in ends.enumerate() {
-        // Both ends are at a line break or the end of the input: char boundaries.
-        let raw = &input[start..end];
-        start = end + 1;
+    for (idx, raw) in raw_lines(input).enumerate() {
         let number = idx + 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let line = raw.trim_end_matches(' ');
@@ -108,11 +141,11 @@ pub(crate) fn split_lines(
             ));
         }
         out.push(Line {
-            number,
-            indent: line.len() - content.len(),
-            depth: indent_units,
             content,
-            blank_before: blank.take(),
+            number: narrow(number),
+            indent: narrow(line.len() - content.len()),
+            depth: narrow(indent_units),
+            blank_before: blank.take().map_or(0, narrow),
         });
     }
     Ok(out)

@@ -71,13 +71,13 @@ impl<'a> Forgive<'a> for Forgiving {
         depth: usize,
         fields: Option<&[Field]>,
     ) -> Result<Option<Vec<Placed<'a>>>> {
-        let first_line = cursor.peek().map_or(0, |l| l.number);
+        let first_line = cursor.peek().map_or(0, |l| l.number());
         let mut records = Vec::new();
         let mut current = Object::new();
         // A record's values are placed on its first line, where the record is reported.
         let mut record_line = first_line;
         while let Some(line) = cursor.peek() {
-            if line.depth != depth {
+            if line.depth() != depth {
                 break;
             }
             let Some(colon) = find_unquoted(line.content, |c| c == ':') else {
@@ -88,11 +88,12 @@ impl<'a> Forgive<'a> for Forgiving {
                 break; // nested values are not records of primitives
             }
             let key = key(&line, trim_spaces(&line.content[..colon]))?;
-            if current.contains_key(&key) || (line.blank_before.is_some() && !current.is_empty()) {
+            if current.contains_key(&key) || (line.blank_before().is_some() && !current.is_empty())
+            {
                 records.push((record_line, std::mem::take(&mut current)));
             }
             if current.is_empty() {
-                record_line = line.number;
+                record_line = line.number();
             }
             let value = parse_value_token(rest).map_err(|e| lex_error(&line, rest, e))?;
             current.insert(key, Placed::new(record_line, Node::Scalar(value)));

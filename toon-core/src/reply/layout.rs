@@ -39,6 +39,21 @@ fn first_visible(line: &str) -> Option<u8> {
         .find(|&b| !(b.is_ascii_whitespace() || b == 0x0B))
 }
 
+/// Can the line, trimmed as `str::trim` trims, start with `b` (an ASCII byte)?
+/// Decided from its first visible byte: a non-ASCII one may be a Unicode
+/// space, so it says maybe. The stages ask it of every line before trimming.
+pub(crate) fn may_start_with(line: &str, b: u8) -> bool {
+    first_visible(line).is_some_and(|x| x == b || x >= 0x80)
+}
+
+/// As [`may_start_with`], for the line's last visible byte.
+pub(crate) fn may_end_with(line: &str, b: u8) -> bool {
+    line.bytes()
+        .rev()
+        .find(|&x| !(x.is_ascii_whitespace() || x == 0x0B))
+        .is_some_and(|x| x == b || x >= 0x80)
+}
+
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 {
         a

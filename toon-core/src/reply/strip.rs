@@ -4,7 +4,7 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use crate::reply::layout::is_blank;
+use crate::reply::layout::{is_blank, may_end_with, may_start_with};
 use std::borrow::Cow;
 
 use super::{Guide, ParseError, Repair, RepairKind};
@@ -90,8 +90,7 @@ pub(crate) fn strip<'c>(
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) -> Result<Vec<Cow<'c, str>>, ParseError> {
-    let mut lines: Vec<Cow<'c, str>> = completion
-        .split('\n')
+    let mut lines: Vec<Cow<'c, str>> = crate::lines::raw_lines(completion)
         .map(|l| Cow::Borrowed(l.strip_suffix('\r').unwrap_or(l)))
         .collect();
     strip_reasoning(&mut lines, repairs)?;
@@ -120,7 +119,7 @@ fn strip_reasoning(
     let closes_only = !opens
         && lines
             .iter()
-            .any(|l| l.trim_start().starts_with(THINK_CLOSE));
+            .any(|l| may_start_with(l, b'<') && l.trim_start().starts_with(THINK_CLOSE));
     if !opens && !closes_only {
         return Ok(());
     }
@@ -183,6 +182,9 @@ fn strip_tool_calls(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
 
 /// The tool-call tags that wrap this line: at its start or its end.
 pub(crate) fn untag(line: &str) -> Vec<&'static str> {
+    if !(may_start_with(line, b'<') || may_end_with(line, b'>')) {
+        return Vec::new();
+    }
     let t = line.trim();
     TOOL_TAGS
         .into_iter()
@@ -193,10 +195,11 @@ pub(crate) fn untag(line: &str) -> Vec<&'static str> {
 /// A markdown fence: three backticks and at most a language word (```` ```toon ````).
 /// Anything more on the line (```` ```,HIGH ````) is data, not a fence.
 pub(crate) fn is_fence(line: &str) -> bool {
-    line.trim().strip_prefix("```").is_some_and(|info| {
-        info.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
-    })
+    may_start_with(line, b'`')
+        && line.trim().strip_prefix("```").is_some_and(|info| {
+            info.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
+        })
 }
 
 /// Keeps only the first fenced block, if there is one: its fences and the prose
