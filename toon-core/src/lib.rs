@@ -63,7 +63,10 @@
 //! reading. A table row is read straight into its struct, cell by header
 //! position, where every cell reads as it stands; any other row takes the full
 //! path, which repairs, reports or refuses it, each error and repair placed on
-//! its line as it is made. A clean reply is read once.
+//! its line as it is made. A clean reply is read once. The stream
+//! ([`ToonStream`]) sorts each line as it ends; a clean row arrives as a
+//! [`StreamElement`] that keeps its text until read, any other line is read
+//! through the same pipeline and carries its repairs.
 //!
 //! # Specification version
 //!
