@@ -405,4 +405,47 @@ fn table_rows_read_like_the_same_records_in_list_form() {
         (err.kind(), err.path()),
         (E::InvalidValue, Some("items[1].count"))
     );
+    // The value refused is placed on its line by its column: `lots` begins at 9.
+    assert_eq!((err.line(), err.column()), (Some(3), Some(9)));
+}
+
+/// A value the type refuses carries the column its text begins at, computed
+/// from where the text lies only once the error is returned: in the reply as
+/// written, and in a line the repairs re-indented, where the completion's line
+/// holds that text once; where it holds it more than once, no column is guessed.
+#[test]
+fn a_refused_value_is_placed_by_line_and_column() {
+    let strict = toon_core::ReplyOptions {
+        refuse_dropped_rows: true,
+        ..Default::default()
+    };
+    let place = |reply: &str| {
+        let e = ComplianceAnalysis::from_toon_with_options(reply, &strict).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::InvalidValue, "{e}");
+        (e.line(), e.column())
+    };
+    let head = "compliance_status: NON_COMPLIANT\nviolations[1]{category,severity,description,related_rule_id,remediation}:\n";
+    let tail = "audit_trail: R-1\nspoken_response: One problem.\n";
+    let clean = format!("{head}  privacy,SEVERE,Emails logged,R-12,Mask them\n{tail}");
+    assert_eq!(place(&clean), (Some(3), Some(11)));
+    // Unicode before the value counts in characters.
+    let wide = format!("{head}  privé,SEVERE,Emails logged,R-12,Mask them\n{tail}");
+    assert_eq!(place(&wide), (Some(3), Some(9)));
+    // Fenced and indented by four: the repaired line differs, the completion's holds it once.
+    let repaired =
+        format!("```toon\n{head}    privacy,SEVERE,Emails logged,R-12,Mask them\n{tail}```\n");
+    assert_eq!(place(&repaired), (Some(4), Some(13)));
+    // The same text twice on the line: exact where the reply was read as
+    // written; in a repaired line, the line and no column.
+    let twice = format!("{head}  SEVERE,SEVERE,Emails logged,R-12,Mask them\n{tail}");
+    let e = ComplianceAnalysis::from_toon_with_options(&twice, &strict).unwrap_err();
+    assert_eq!(e.path(), Some("violations[0].severity"));
+    assert_eq!((e.line(), e.column()), (Some(3), Some(10)));
+    let e = ComplianceAnalysis::from_toon_with_options(&format!("```\n{twice}```\n"), &strict)
+        .unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(4), None));
+    // A missing field has a line at most, never a column.
+    let missing = clean.replace("compliance_status: NON_COMPLIANT\n", "");
+    let e = ComplianceAnalysis::from_toon(&missing).unwrap_err();
+    assert_eq!(e.column(), None, "{e}");
 }

@@ -81,6 +81,29 @@ struct Inner {
     cause: Option<String>,
     /// The format the reply was to be in, for the retry turn.
     format: Option<&'static str>,
+    /// The 1-based column of the value the error is about, on its line.
+    column: Option<usize>,
+    /// Where that value's text lies in memory, until the reader that holds the
+    /// text turns it into a column (see [`ParseError::placed_in`]).
+    token: Token,
+}
+
+/// The address range of a value's text: a byte offset travelling with the
+/// error, turned into a column only when the error is returned. Not part of the
+/// error's identity: two errors at the same line and column are equal.
+#[derive(Clone, Copy, Default)]
+struct Token(Option<(usize, usize)>);
+
+impl PartialEq for Token {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("_")
+    }
 }
 
 impl ParseError {
@@ -97,6 +120,8 @@ impl ParseError {
             source: None,
             cause: None,
             format: None,
+            column: None,
+            token: Token::default(),
         }))
     }
 
@@ -158,6 +183,49 @@ impl ParseError {
         e
     }
 
+    /// The error is about this value's text (borrowed from the text being read).
+    pub(crate) fn about(mut self, text: &str) -> Self {
+        self.0.token = Token(Some((text.as_ptr() as usize, text.len())));
+        self
+    }
+
+    /// Turns the text the error is about into its column on the error's line of
+    /// `completion`, where `texts` (the completion, or the repaired text read in
+    /// its place) hold it: at the same place in the completion, or, in a
+    /// repaired line, where the completion's line holds it exactly once.
+    pub(crate) fn placed_in(mut self, completion: &str, texts: &[&str]) -> Self {
+        let (Token(Some((at, len))), Some(line)) = (self.0.token, self.0.line) else {
+            return self;
+        };
+        self.0.token = Token(None);
+        let Some((text, offset)) = texts.iter().find_map(|t| {
+            let start = t.as_ptr() as usize;
+            (at >= start && at + len <= start + t.len()).then(|| (*t, at - start))
+        }) else {
+            return self;
+        };
+        let Some(token) = text.get(offset..offset + len) else {
+            return self;
+        };
+        let Some(own) = crate::lines::raw_lines(completion).nth(line - 1) else {
+            return self;
+        };
+        let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let byte = if std::ptr::eq(text, completion) {
+            Some(offset - start)
+        } else {
+            let mut found = own.match_indices(token).map(|(i, _)| i);
+            match (found.next(), found.next()) {
+                (Some(i), None) => Some(i),
+                _ => None,
+            }
+        };
+        self.0.column = byte
+            .and_then(|b| own.get(..b))
+            .map(|before| before.chars().count() + 1);
+        self
+    }
+
     pub(crate) fn with_source(mut self, source: DecodeError) -> Self {
         self.0.source = Some(source);
         self
@@ -166,6 +234,17 @@ impl ParseError {
     /// What kind of failure this is.
     pub fn kind(&self) -> ParseErrorKind {
         self.0.kind
+    }
+
+    /// The 1-based column, in characters, where the error is on its
+    /// [`line`](Self::line): for a syntax error the decoder's; for a value the
+    /// type refuses (an enum value no variant has, text where a number
+    /// belongs), where that value's text begins in the completion. `None` where
+    /// the text does not show it (a missing field, a value the repairs rewrote).
+    pub fn column(&self) -> Option<usize> {
+        self.0
+            .column
+            .or_else(|| self.0.source.as_ref().map(DecodeError::column))
     }
 
     /// The 1-based line of the completion where the problem is, when it has one.

@@ -126,6 +126,21 @@ impl Cx {
         ParseError::at_path(kind, self.line(), self.path(), message)
     }
 
+    /// An error at the current path about `node`, whose text, where the reply
+    /// shows it as written, gives the error its column.
+    pub fn error_about(
+        &self,
+        kind: ParseErrorKind,
+        message: impl Into<String>,
+        node: &Node<'_>,
+    ) -> ParseError {
+        let e = self.error(kind, message);
+        match node {
+            Node::Scalar(Scalar::Text(text)) => e.about(text),
+            _ => e,
+        }
+    }
+
     /// Records a typed repair at the current path, on its line.
     pub fn repair(&mut self, kind: RepairKind, detail: impl std::fmt::Display) {
         let line = self.line().unwrap_or(0);
@@ -392,9 +407,10 @@ impl Cx {
             );
             return Ok(i);
         }
-        Err(self.error(
+        Err(self.error_about(
             ParseErrorKind::InvalidValue,
             format!("`{text}` is not one of {}", names.join(", ")),
+            node,
         ))
     }
 }

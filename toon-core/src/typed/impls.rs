@@ -71,9 +71,10 @@ impl Toon for bool {
                 );
                 Ok(s == "true")
             }
-            other => Err(cx.error(
+            other => Err(cx.error_about(
                 ParseErrorKind::InvalidValue,
                 format!("expected true or false, found {}", other.describe()),
+                &other,
             )),
         }
     }
@@ -123,9 +124,10 @@ macro_rules! integers {
                         ParseErrorKind::InvalidValue,
                         format!("{w} is outside the range of {} ({}..={})", stringify!($t), <$t>::MIN, <$t>::MAX),
                     )),
-                    None => Err(cx.error(
+                    None => Err(cx.error_about(
                         ParseErrorKind::InvalidValue,
                         format!("expected a whole number, found {}", node.describe()),
+                        &node,
                     )),
                 }
             }
@@ -156,9 +158,10 @@ macro_rules! floats {
                     // Narrowing to f32 is the field's declared precision.
                     #[allow(clippy::cast_possible_truncation)]
                     Some(f) => Ok(f as $t),
-                    None => Err(cx.error(
+                    None => Err(cx.error_about(
                         ParseErrorKind::InvalidValue,
                         format!("expected a number, found {}", node.describe()),
+                        &node,
                     )),
                 }
             }

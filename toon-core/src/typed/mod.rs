@@ -128,7 +128,8 @@ pub trait Toon: Sized {
             delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
             // Every value carries its line, so errors and typed repairs are placed as they are made.
             let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
-            let value = Self::__from_node(decoded.value, &mut cx)?;
+            let value = Self::__from_node(decoded.value, &mut cx)
+                .map_err(|e| e.placed_in(completion, &[completion, &buf]))?;
             let mut repairs = cx.into_repairs();
             // A row dropped for a missing cell says which, where only one column can be it.
             for r in repairs
