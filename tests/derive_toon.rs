@@ -428,6 +428,12 @@ fn a_refused_value_is_placed_by_line_and_column() {
     let tail = "audit_trail: R-1\nspoken_response: One problem.\n";
     let clean = format!("{head}  privacy,SEVERE,Emails logged,R-12,Mask them\n{tail}");
     assert_eq!(place(&clean), (Some(3), Some(11)));
+    let e = ComplianceAnalysis::from_toon_with_options(&clean, &strict).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("TOON_PARSE_FAILURE: line 3, column 11, at `violations[0].severity`: `SEVERE` is not one of"),
+        "{e}"
+    );
     // Unicode before the value counts in characters.
     let wide = format!("{head}  privé,SEVERE,Emails logged,R-12,Mask them\n{tail}");
     assert_eq!(place(&wide), (Some(3), Some(9)));

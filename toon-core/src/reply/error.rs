@@ -323,9 +323,16 @@ impl ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("TOON_PARSE_FAILURE: ")?;
+        if let Some(line) = self.0.line {
+            write!(f, "line {line}")?;
+            // A value's own column; a syntax error's is in its message already.
+            if let Some(column) = self.0.column {
+                write!(f, ", column {column}")?;
+            }
+        }
         match (&self.0.line, &self.0.path) {
-            (Some(line), Some(path)) => write!(f, "line {line}, at `{path}`: ")?,
-            (Some(line), None) => write!(f, "line {line}: ")?,
+            (Some(_), Some(path)) => write!(f, ", at `{path}`: ")?,
+            (Some(_), None) => f.write_str(": ")?,
             (None, Some(path)) => write!(f, "at `{path}`: ")?,
             (None, None) => {}
         }
