@@ -441,15 +441,22 @@ fn a_refused_value_is_placed_by_line_and_column() {
     let repaired =
         format!("```toon\n{head}    privacy,SEVERE,Emails logged,R-12,Mask them\n{tail}```\n");
     assert_eq!(place(&repaired), (Some(4), Some(13)));
-    // The same text twice on the line: exact where the reply was read as
-    // written; in a repaired line, the line and no column.
+    // The same text twice on the line: the column of the one refused.
     let twice = format!("{head}  SEVERE,SEVERE,Emails logged,R-12,Mask them\n{tail}");
     let e = ComplianceAnalysis::from_toon_with_options(&twice, &strict).unwrap_err();
     assert_eq!(e.path(), Some("violations[0].severity"));
     assert_eq!((e.line(), e.column()), (Some(3), Some(10)));
     let e = ComplianceAnalysis::from_toon_with_options(&format!("```\n{twice}```\n"), &strict)
         .unwrap_err();
-    assert_eq!((e.line(), e.column()), (Some(4), None));
+    assert_eq!((e.line(), e.column()), (Some(4), Some(10)));
+    // A row written as `key: value` lines is placed on its first line; the
+    // refused value stands on another, so no column is given for it.
+    let records = format!(
+        "{head}  category: privacy\n  severity: SEVERE\n  description: Emails logged\n  related_rule_id: R-12\n  remediation: Mask them\n{tail}"
+    );
+    let e = ComplianceAnalysis::from_toon_with_options(&records, &strict).unwrap_err();
+    assert_eq!(e.path(), Some("violations[0].severity"), "{e}");
+    assert_eq!(e.column(), None, "{e}");
     // A missing field has a line at most, never a column.
     let missing = clean.replace("compliance_status: NON_COMPLIANT\n", "");
     let e = ComplianceAnalysis::from_toon(&missing).unwrap_err();

@@ -373,3 +373,42 @@ fn streamed_rows_read_as_the_whole_reply_reads_them() {
     }
     assert!(compared > 50, "{compared} rows compared");
 }
+
+/// A line inside tool-call tags streams its row, and its event carries the
+/// tag's removal as the whole reply reports it.
+#[test]
+fn a_row_wrapped_in_tool_call_tags_carries_the_repair() {
+    #[derive(Debug, PartialEq, Toon)]
+    struct Row {
+        id: u32,
+        name: String,
+    }
+    let reply = "<tool_call>\n[2]{id,name}:\n  1,Ada\n  2,Bob</tool_call>\n";
+    let (events, finished) = stream::<Vec<Row>>(reply, &[3]);
+    let whole = finished.unwrap();
+    assert_eq!(whole.value.len(), 2);
+    let StreamEvent::Item {
+        element, index: 1, ..
+    } = &events[1]
+    else {
+        panic!("{events:?}");
+    };
+    assert_eq!(
+        element.decode::<Row>().unwrap(),
+        Row {
+            id: 2,
+            name: "Bob".into()
+        }
+    );
+    let kinds: Vec<_> = element.repairs().iter().map(|r| (r.kind, r.line)).collect();
+    assert_eq!(kinds, [(toon_core::RepairKind::StrippedToolCall, 4)]);
+    assert!(
+        whole.repairs.contains(&element.repairs()[0]),
+        "{:?}",
+        whole.repairs
+    );
+    // The first row's line had no tag.
+    assert!(
+        matches!(&events[0], StreamEvent::Item { element, .. } if element.repairs().is_empty())
+    );
+}

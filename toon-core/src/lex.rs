@@ -128,7 +128,8 @@ pub(crate) fn read_cells<'a>(
     cells: &mut Vec<Scalar<'a>>,
 ) -> Result<(), (&'a str, LexError)> {
     let b = content.as_bytes();
-    if let (Ok(d), None, true) = (u8::try_from(delim), memchr::memchr(b'"', b), b.len() <= 64) {
+    if let (true, None, true) = (delim.is_ascii(), memchr::memchr(b'"', b), b.len() <= 64) {
+        let d = delim as u8;
         // A short row that quotes nothing (most rows of short cells): every
         // delimiter splits and every token reads, so one plain pass over its
         // bytes finds the cells; a search per cell costs more on cells this
@@ -166,11 +167,11 @@ pub(crate) fn count_cells(content: &str, delim: char) -> Option<usize> {
         return Some(0);
     }
     // Most rows quote nothing: then every delimiter splits, and counting them is the check.
-    if let (Ok(d), None) = (u8::try_from(delim), memchr::memchr(b'"', b)) {
-        return Some(memchr::memchr_iter(d, b).count() + 1);
+    if let (true, None) = (delim.is_ascii(), memchr::memchr(b'"', b)) {
+        return Some(memchr::memchr_iter(delim as u8, b).count() + 1);
     }
     let mut n = 0;
-    for cell in split_unquoted(content, delim).take_while(|_| !content.is_empty()) {
+    for cell in split_unquoted(content, delim) {
         if cell.starts_with('"') {
             parse_quoted(cell).ok()?;
         }

@@ -112,7 +112,9 @@ pub(crate) fn split_lines(
             let extra_spaces = body.len() - content.len() - tabs;
             ((spaces + extra_spaces) / indent_size + tabs, content)
         } else {
-            if strict && !spaces.is_multiple_of(indent_size) {
+            // `%`, not `is_multiple_of`: the crates build on Rust 1.75.
+            #[allow(clippy::manual_is_multiple_of)]
+            if strict && spaces % indent_size != 0 {
                 return Err(DecodeError::new(
                     DecodeErrorKind::Indentation,
                     number,

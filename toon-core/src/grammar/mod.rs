@@ -43,7 +43,10 @@ use crate::shape::Shape;
 pub const DEFAULT_MAX_LEN: u32 = 200;
 /// The most digits after a number's point that a grammar admits. A float's
 /// noise digits are tokens that carry nothing a model answer needs; a value
-/// that needs more (or the exponent form) is still read by the decoder.
+/// that needs more (or the exponent form) is still read by the decoder. A
+/// few-shot example written with `to_toon` should hold numbers within it, as
+/// its texts within their `max_len`, or it shows the model what the grammar
+/// will not let it write.
 pub const FRACTION_DIGITS: u32 = 6;
 /// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
 pub const DEFAULT_MAX_ITEMS: u32 = 10;

@@ -231,7 +231,8 @@ pub(crate) fn number() -> Expr {
 }
 
 /// The numbers from `lo` to `hi`, both whole and `0 <= lo < hi`: a whole part
-/// below `hi` with any fraction, and `hi` itself (with a fraction of zeros).
+/// below `hi` with a fraction of at most [`FRACTION_DIGITS`] digits, and `hi`
+/// itself (with a fraction of zeros).
 pub(crate) fn number_between(lo: u128, hi: u128) -> Expr {
     alt([
         seq([unsigned(lo, hi - 1), opt(fraction())]),

@@ -190,39 +190,16 @@ impl ParseError {
     }
 
     /// Turns the text the error is about into its column on the error's line of
-    /// `completion`, where `texts` (the completion, or the repaired text read in
-    /// its place) hold it: at the same place in the completion, or, in a
-    /// repaired line, where the completion's line holds it exactly once.
+    /// `completion`, where one of `texts` (the completion, or the repaired text
+    /// read in its place, which keeps the completion's lines) holds it on that
+    /// line, and that line is the completion's own or its end (a line the
+    /// repairs shifted left). A line the repairs rewrote otherwise gets none.
     pub(crate) fn placed_in(mut self, completion: &str, texts: &[&str]) -> Self {
         let (Token(Some((at, len))), Some(line)) = (self.0.token, self.0.line) else {
             return self;
         };
         self.0.token = Token(None);
-        let Some((text, offset)) = texts.iter().find_map(|t| {
-            let start = t.as_ptr() as usize;
-            (at >= start && at + len <= start + t.len()).then(|| (*t, at - start))
-        }) else {
-            return self;
-        };
-        let Some(token) = text.get(offset..offset + len) else {
-            return self;
-        };
-        let Some(own) = crate::lines::raw_lines(completion).nth(line - 1) else {
-            return self;
-        };
-        let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let byte = if std::ptr::eq(text, completion) {
-            Some(offset - start)
-        } else {
-            let mut found = own.match_indices(token).map(|(i, _)| i);
-            match (found.next(), found.next()) {
-                (Some(i), None) => Some(i),
-                _ => None,
-            }
-        };
-        self.0.column = byte
-            .and_then(|b| own.get(..b))
-            .map(|before| before.chars().count() + 1);
+        self.0.column = column_of(completion, texts, line, at, len);
         self
     }
 
@@ -237,10 +214,12 @@ impl ParseError {
     }
 
     /// The 1-based column, in characters, where the error is on its
-    /// [`line`](Self::line): for a syntax error the decoder's; for a value the
-    /// type refuses (an enum value no variant has, text where a number
-    /// belongs), where that value's text begins in the completion. `None` where
-    /// the text does not show it (a missing field, a value the repairs rewrote).
+    /// [`line`](Self::line). For a value the type refuses (an enum value no
+    /// variant has, text where a number belongs), where that value's text
+    /// begins in the completion; `None` where the text does not show it (a
+    /// missing field, a line the repairs rewrote, a value read from a stream's
+    /// event). For a syntax error, the decoder's column in the text it read:
+    /// the completion, or the completion as the repairs left it.
     pub fn column(&self) -> Option<usize> {
         self.0
             .column
@@ -318,6 +297,40 @@ impl ParseError {
         self.0.format = Some(format);
         self
     }
+}
+
+/// The 1-based column on `line` of `completion` of the `len` bytes at address
+/// `at`, which lie in one of `texts`; see [`ParseError::placed_in`].
+fn column_of(
+    completion: &str,
+    texts: &[&str],
+    line: usize,
+    at: usize,
+    len: usize,
+) -> Option<usize> {
+    let (text, offset) = texts.iter().find_map(|t| {
+        let start = t.as_ptr() as usize;
+        (at >= start && at + len <= start + t.len()).then(|| (*t, at - start))
+    })?;
+    let before = text.get(..offset)?;
+    // The value must stand on the error's line, in the text that holds it.
+    if memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1 != line {
+        return None;
+    }
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let read = text[start..end]
+        .strip_suffix('\r')
+        .unwrap_or(&text[start..end]);
+    let own = crate::lines::raw_lines(completion).nth(line - 1)?;
+    let own = own.strip_suffix('\r').unwrap_or(own);
+    // The line as read is the completion's, or its end: the same text, shifted.
+    let shift = own.len().checked_sub(read.len())?;
+    if !own.ends_with(read) {
+        return None;
+    }
+    own.get(..shift + offset - start)
+        .map(|prefix| prefix.chars().count() + 1)
 }
 
 impl fmt::Display for ParseError {

@@ -35,8 +35,12 @@ pub(crate) fn is_blank(line: &str) -> bool {
 
 /// The first byte that is not ASCII white space (as `char::is_whitespace` has it).
 fn first_visible(line: &str) -> Option<u8> {
-    line.bytes()
-        .find(|&b| !(b.is_ascii_whitespace() || b == 0x0B))
+    line.bytes().find(|&b| visible(b))
+}
+
+/// Not ASCII white space, as `char::is_whitespace` has it (which counts 0x0B).
+fn visible(b: u8) -> bool {
+    !(b.is_ascii_whitespace() || b == 0x0B)
 }
 
 /// Can the line, trimmed as `str::trim` trims, start with `b` (an ASCII byte)?
@@ -50,7 +54,7 @@ pub(crate) fn may_start_with(line: &str, b: u8) -> bool {
 pub(crate) fn may_end_with(line: &str, b: u8) -> bool {
     line.bytes()
         .rev()
-        .find(|&x| !(x.is_ascii_whitespace() || x == 0x0B))
+        .find(|&x| visible(x))
         .is_some_and(|x| x == b || x >= 0x80)
 }
 

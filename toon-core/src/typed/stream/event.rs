@@ -66,6 +66,17 @@ impl Event {
     }
 }
 
+impl Event {
+    /// A repair the event's line needed that its reading did not see.
+    pub(crate) fn add_repair(&mut self, repair: Repair) {
+        match self {
+            Event::Field { repairs, .. } => repairs.push(repair),
+            Event::Item { element, .. } => element.repairs.push(repair),
+            Event::Text { .. } => {}
+        }
+    }
+}
+
 /// One element of a top-level array, as the stream read it.
 ///
 /// A table row that reads as it stands is kept as its text and read only when

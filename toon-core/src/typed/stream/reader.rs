@@ -11,6 +11,7 @@ use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::Node;
 use crate::reply::json::opens_json;
+use crate::reply::layout::indent_of;
 use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
 use crate::typed::guide::TypeGuide;
@@ -119,7 +120,7 @@ impl Reader {
         else {
             return None;
         };
-        let depth = indent(line);
+        let depth = indent_of(line);
         if depth <= *base || *base == usize::MAX {
             return None;
         }
@@ -137,10 +138,18 @@ impl Reader {
         let tags = untag(line);
         if !tags.is_empty() {
             let mut bare = line.to_owned();
-            for tag in tags {
+            for tag in &tags {
                 bare = bare.replacen(tag, "", 1);
             }
-            return self.read(&bare, events);
+            let from = events.len();
+            self.read(&bare, events);
+            // The events of the line carry the repair, as the whole reply reports it.
+            for e in &mut events[from..] {
+                for tag in &tags {
+                    e.add_repair(Repair::new(RepairKind::StrippedToolCall, self.line, *tag));
+                }
+            }
+            return;
         }
         match self.phase {
             Phase::After => {}
@@ -164,7 +173,7 @@ impl Reader {
                     self.phase = Phase::After; // JSON: decided at `finish`
                 } else if starts_document(line) || self.guide.starts_document(line) {
                     self.phase = Phase::Document {
-                        base: indent(line),
+                        base: indent_of(line),
                         fenced: false,
                     };
                     self.document_line(line, events);
@@ -187,7 +196,7 @@ impl Reader {
             self.phase = Phase::After;
             return;
         }
-        let depth = indent(line);
+        let depth = indent_of(line);
         let base = if base == usize::MAX {
             self.phase = Phase::Document {
                 base: depth,
@@ -370,7 +379,7 @@ impl Reader {
         let shift = *shift;
         let body: Vec<String> = item
             .iter()
-            .map(|(_, l)| format!("  {}", &l[shift.min(indent(l))..]))
+            .map(|(_, l)| format!("  {}", &l[shift.min(indent_of(l))..]))
             .collect();
         // The root list has no key.
         let head = if key.is_empty() {
@@ -430,11 +439,11 @@ impl Reader {
             .into_iter()
             .filter(|r| r.kind != RepairKind::CorrectedLength)
             .map(|mut r| {
-                r.line = lines
-                    .get(r.line.saturating_sub(1))
-                    .or(lines.last())
-                    .copied()
-                    .unwrap_or(r.line);
+                // 0 is "no line"; the document has no line past `lines`.
+                if r.line > 0 {
+                    debug_assert!(r.line <= lines.len(), "{r}");
+                    r.line = lines.get(r.line - 1).copied().unwrap_or(0);
+                }
                 r
             })
             .collect();
@@ -456,8 +465,4 @@ fn is_row(content: &str) -> bool {
         (Some(c), Some(d)) => d < c,
         (Some(_), None) => false,
     }
-}
-
-fn indent(line: &str) -> usize {
-    line.len() - line.trim_start_matches(' ').len()
 }
