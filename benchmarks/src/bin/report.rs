@@ -506,14 +506,16 @@ before the type reads them (serde_json reads each value where it stands), and th
 before parsing starts. On the compliance records, whose cells are mostly text copied into `String`s by both,
 `from_toon` is level with serde_json or a little faster.
 
-The streaming decoder reads a table row that reads as it stands from its cells, under its header parsed once,
-and builds the event's `serde_json::Value`: a map with a key string and a value per cell, which is most of its
-cost (14 to 20 allocations a row, against the type's 1 to 4). `finish` then reads the whole text again, exactly
-as `from_toon`, so that the final value can never disagree with the whole-reply decoder; and appending the text
-4 bytes at a time costs 0.2 to 0.3 times serde_json's time on its own. Streaming therefore costs `from_toon`, plus
-the feeding, plus the events; within 1.5 times `from_toon` would need events that carry the row's text and read
-it into the type on demand rather than a JSON value built for every row. Against the tens of milliseconds a model
-spends writing one row, the difference is noise.
+The streaming decoder keeps a table row that reads as it stands as its text, under its header parsed once, and
+reads it into the type only when the event is asked for it (`StreamElement::decode`, in one pass as the
+whole-reply decoder reads rows): 3 to 6 allocations a row for the stream, the row's text and the events of its
+push among them. `finish` then reads the whole text again, exactly as `from_toon`, so that the final value can
+never disagree with the whole-reply decoder; and appending the text 4 bytes at a time costs 0.2 to 0.3 times
+serde_json's time on its own. Streaming therefore costs `from_toon`, plus the feeding, plus telling each line
+apart and keeping its row; within 1.5 times `from_toon` would need `finish` to build the value from what the
+stream has already read instead of reading the text again. A consumer that reads every row as it arrives pays
+for that reading on top (the row read into the type, as `from_toon` reads it). Against the tens of milliseconds
+a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 
