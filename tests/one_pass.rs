@@ -4,6 +4,8 @@
 //! path repairs (a quoted number, an enum in another case, an alias), refuses
 //! (a value outside its type, an unknown variant) or reports (an unknown
 //! column); headers leave out optional and defaulted columns or add unknown ones.
+//! The same tables, streamed, give every row an event that reads as the whole
+//! reply reads it.
 
 use proptest::prelude::*;
 use serde::Deserialize;
@@ -96,12 +98,78 @@ fn read(reply: &str, one_pass: bool) -> String {
     }
 }
 
+/// The same table as a model might wrap it: after a line of prose, in a fence,
+/// indented by four spaces.
+fn wrapped(reply: &str) -> String {
+    let body: Vec<String> = reply
+        .lines()
+        .map(|l| format!("  {l}").replace("  ", "    "))
+        .collect();
+    format!("Here it is:\n```toon\n{}\n```\n", body.join("\n"))
+}
+
+/// Streamed 3 bytes at a time: `finish` is `from_toon`, and every row's event
+/// reads into the type as the whole reply reads that row, its repairs among
+/// the whole reply's, on the same lines.
+fn streamed_as_whole(reply: &str) -> Result<(), TestCaseError> {
+    let mut stream = toon_core::ToonStream::<Vec<Rec>>::new();
+    let mut events = Vec::new();
+    let bytes: Vec<char> = reply.chars().collect();
+    for chunk in bytes.chunks(3) {
+        events.extend(stream.push(&chunk.iter().collect::<String>()));
+    }
+    events.extend(stream.end());
+    let whole = Vec::<Rec>::from_toon_with_report(reply);
+    let finished = stream.finish();
+    prop_assert_eq!(format!("{finished:?}"), format!("{whole:?}"));
+    let Ok(whole) = whole else { return Ok(()) };
+    let dropped = whole
+        .repairs
+        .iter()
+        .any(|r| r.kind.to_string() == "dropped_row");
+    let rows = events
+        .iter()
+        .filter(|e| matches!(e, toon_core::StreamEvent::Item { .. }))
+        .count();
+    if !dropped {
+        prop_assert_eq!(rows, whole.value.len(), "every row streamed");
+    }
+    for e in &events {
+        let toon_core::StreamEvent::Item { index, element, .. } = e else {
+            continue;
+        };
+        for r in element.repairs() {
+            prop_assert!(
+                whole.repairs.contains(r),
+                "{} not in {:?}",
+                r,
+                whole.repairs
+            );
+        }
+        if !dropped {
+            let row = element.decode::<Rec>().ok();
+            prop_assert_eq!(row.as_ref(), whole.value.get(*index));
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
     fn one_pass_reads_as_the_full_path(reply in table()) {
         prop_assert_eq!(read(&reply, true), read(&reply, false), "{}", reply);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn streamed_rows_read_as_the_whole_reply(reply in table()) {
+        streamed_as_whole(&reply)?;
+        streamed_as_whole(&wrapped(&reply))?;
     }
 }
 
