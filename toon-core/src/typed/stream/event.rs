@@ -9,7 +9,7 @@ use super::super::row::one_pass;
 use super::super::{Cx, RowCells, Toon};
 use crate::header::Field;
 use crate::lex::{count_cells, read_cells};
-use crate::node::{fill, Memo, Node, Row};
+use crate::node::{fill, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, Repair};
 
 /// A value the stream has decided.
@@ -145,9 +145,7 @@ impl Element {
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
         match &self.body {
             Body::Row { text, columns } => {
-                let mut cells = Vec::with_capacity(columns.width);
-                // Checked when the row was streamed.
-                let _ = read_cells(text, columns.delim, &mut cells);
+                let mut cells = cells_of(text, columns);
                 let row = Row {
                     fields: &columns.fields,
                     cells: &mut cells,
@@ -170,10 +168,11 @@ impl Element {
     pub fn value(&self) -> Value {
         match &self.body {
             Body::Row { text, columns } => {
-                let mut cells = Vec::with_capacity(columns.width);
-                let _ = read_cells(text, columns.delim, &mut cells);
-                let row: Map<String, Value> =
-                    fill(&mut cells.into_iter(), &columns.fields, self.line);
+                let row: Map<String, Value> = fill(
+                    &mut cells_of(text, columns).into_iter(),
+                    &columns.fields,
+                    self.line,
+                );
                 Value::Object(row)
             }
             Body::Value(value) => value.clone(),
@@ -191,6 +190,14 @@ impl Element {
     pub fn repairs(&self) -> &[Repair] {
         &self.repairs
     }
+}
+
+/// A clean row's cells, as the whole-reply decoder reads them (the row was
+/// checked to read as it stands when it was streamed).
+fn cells_of<'t>(text: &'t str, columns: &Columns) -> Vec<Scalar<'t>> {
+    let mut cells = Vec::with_capacity(columns.width);
+    let _ = read_cells(text, columns.delim, &mut cells);
+    cells
 }
 
 /// Two elements are equal when they hold the same value, begin on the same

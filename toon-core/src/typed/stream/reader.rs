@@ -95,12 +95,8 @@ impl Reader {
     /// The next complete line of the completion.
     pub(super) fn line(&mut self, line: &str, events: &mut Vec<Event>) {
         self.line += 1;
-        if let Some(content) = self.plain_row(line) {
-            let columns = match &self.block {
-                Block::Table { columns, .. } => columns.clone(),
-                _ => None,
-            };
-            return self.row(content, columns, events);
+        if let Some((content, columns)) = self.plain_row(line) {
+            return self.row(content, Some(columns), events);
         }
         self.read(line, events);
     }
@@ -109,7 +105,7 @@ impl Reader {
     /// document, under a table whose header reads, indented past the margin,
     /// a row that reads as it stands and could be nothing else (no tag, fence,
     /// comment or unusual space at either end). Any other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<&'l str> {
+    fn plain_row<'l>(&self, line: &'l str) -> Option<(&'l str, Arc<Columns>)> {
         let (
             Phase::Document { base, .. },
             Block::Table {
@@ -130,7 +126,7 @@ impl Reader {
         if !(plain(first) && plain(last)) {
             return None;
         }
-        (is_row(content) && columns.reads(content)).then_some(content)
+        (is_row(content) && columns.reads(content)).then(|| (content, columns.clone()))
     }
 
     fn read(&mut self, line: &str, events: &mut Vec<Event>) {
