@@ -72,8 +72,9 @@ pub struct ToonStream<T> {
     text: String,
     /// Bytes of `text` already read as complete lines.
     scanned: usize,
-    /// Bytes of `text` already searched for a line break, so that a line
-    /// arriving in many chunks is searched once, not once per chunk.
+    /// Bytes of `text` known to hold no line break, or the end of the first
+    /// line not yet read where it is known: a line arriving in many chunks is
+    /// searched once, not once per chunk.
     searched: usize,
     reader: Reader,
     /// Keep the text for `finish`; an events-only stream drops decided lines.
@@ -123,11 +124,16 @@ impl<T: Toon> ToonStream<T> {
     /// Feeds the next chunk; returns the events it decided.
     #[inline]
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+        let start = self.text.len();
         self.text.push_str(chunk);
         // Nothing is decided before a line ends, unless prose blocks stream:
         // most chunks end here, so this much is inlined at the caller.
-        if self.prose_names.is_empty() && !has_newline(chunk.as_bytes()) {
-            return Vec::new();
+        if self.prose_names.is_empty() {
+            match find_newline(chunk.as_bytes()) {
+                None => return Vec::new(),
+                // The line's end is found: it is not searched for again.
+                Some(at) => self.searched = start + at,
+            }
         }
         self.read_lines()
     }
@@ -135,7 +141,8 @@ impl<T: Toon> ToonStream<T> {
     /// Reads the lines the text now completes.
     #[inline(never)]
     fn read_lines(&mut self) -> Vec<Event> {
-        let mut events = Vec::new();
+        // Most pushes that end a line decide one event.
+        let mut events = Vec::with_capacity(1);
         loop {
             if self.prose.is_some() {
                 if self.prose_text(&mut events) {
@@ -273,12 +280,6 @@ impl<T: Toon> ToonStream<T> {
         }
         closed
     }
-}
-
-/// Does a chunk hold a line break?
-#[inline]
-fn has_newline(chunk: &[u8]) -> bool {
-    find_newline(chunk).is_some()
 }
 
 /// The first line break in `text`. Chunks and the ends of lines left to search
