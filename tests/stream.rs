@@ -321,6 +321,39 @@ fn a_streamed_row_carries_its_repairs_on_its_line() {
     assert_eq!(rows[1].value()["remediation"], "Delete them, then check");
 }
 
+/// A row the type cannot read (a severity no variant has) is dropped from the
+/// whole reply; the stream gives it no event and no index, so each event's
+/// index is its row's place in the final value.
+#[test]
+fn a_row_the_type_drops_has_no_event() {
+    let reply = "compliance_status: NON_COMPLIANT\nviolations[3]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Emails logged,R-12,Mask emails\n  security,CRITICAL,Keys in the repo,R-3,Rotate keys\n  retention,LOW,Backups kept,R-4,Delete them\naudit_trail: R-1\nspoken_response: Two problems.\n";
+    for sizes in splittings() {
+        let (events, finished) = stream::<ComplianceAnalysis>(reply, &sizes);
+        let whole = finished.unwrap();
+        let dropped: Vec<_> = whole
+            .repairs
+            .iter()
+            .filter(|r| r.kind == toon_core::RepairKind::DroppedRow)
+            .map(|r| r.line)
+            .collect();
+        assert_eq!(dropped, [4]);
+        let rows: Vec<(usize, usize, Violation)> = events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::Item { index, element, .. } => {
+                    Some((*index, element.line(), element.decode().unwrap()))
+                }
+                _ => None,
+            })
+            .collect();
+        let indices: Vec<_> = rows.iter().map(|(i, line, _)| (*i, *line)).collect();
+        assert_eq!(indices, [(0, 3), (1, 5)], "in chunks {:?}", &sizes[..1]);
+        for (i, _, row) in &rows {
+            assert_eq!(row, &whole.value.violations[*i]);
+        }
+    }
+}
+
 /// A streamed row reads into its type as the whole reply reads it, by either
 /// of the typed reader's paths (one pass, or through a node).
 #[test]

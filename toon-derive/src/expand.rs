@@ -68,6 +68,7 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
     let read = read_fields(fields, quote!(Self));
     let shape_ref = named_shape_ref(&name);
     let from_row = from_row(fields, &default);
+    let keeps_row = keeps_row(fields);
     Body3 {
         to_value: quote! {
             let mut __map = __toon::__private::Map::new();
@@ -79,7 +80,27 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
             let mut __fields = __cx.object(__node, #name)?;
             #read
         },
-        extra: quote!(#shape_ref #from_row),
+        extra: quote!(#shape_ref #from_row #keeps_row),
+    }
+}
+
+/// Which rows of the table at a key the whole reply keeps: the field of that
+/// key (its wire name or an alias) decides, as its type reads the rows.
+fn keeps_row(fields: &[Field<'_>]) -> TokenStream {
+    let arms = fields.iter().filter(|f| !f.attrs.skip).map(|f| {
+        let (wire, ty, aliases) = (&f.wire, f.ty, &f.attrs.aliases);
+        quote_spanned! {ty.span()=> #wire #(| #aliases)* => <#ty as __toon::Toon>::__keeps_row("", __row), }
+    });
+    quote! {
+        fn __keeps_row(
+            __key: &str,
+            __row: &__toon::StreamElement,
+        ) -> ::core::option::Option<bool> {
+            match __key {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
     }
 }
 
@@ -105,7 +126,22 @@ fn from_row(fields: &[Field<'_>], default: &TokenStream) -> TokenStream {
             quote_spanned! {ty.span()=> #id: __row.cell::<#ty>(#wire)? }
         }
     });
+    // The same reads in the same order, each answered without building the field.
+    let checks = fields.iter().filter(|f| !f.attrs.skip).map(|f| {
+        let (wire, ty) = (&f.wire, f.ty);
+        if f.has_default() {
+            quote_spanned! {ty.span()=> __row.reads_or(#wire, <#ty as __toon::Toon>::__cell_reads) }
+        } else {
+            quote_spanned! {ty.span()=>
+                __row.reads(#wire, <#ty as __toon::Toon>::__cell_reads, <#ty as __toon::Toon>::__optional())
+            }
+        }
+    });
     quote! {
+        #[inline]
+        fn __row_reads(__row: &mut __toon::__private::RowCells<'_, '_>) -> bool {
+            #(#checks &&)* __row.whole()
+        }
         #[inline]
         fn __from_row(
             __row: &mut __toon::__private::RowCells<'_, '_>,
@@ -132,6 +168,12 @@ fn expand_newtype(member: &syn::Member, ty: &syn::Type) -> Body3 {
             fn __shape_ref() -> __toon::Shape { <#ty as __toon::Toon>::__shape_ref() }
             fn __missing() -> ::core::option::Option<Self> {
                 <#ty as __toon::Toon>::__missing().map(#wrap)
+            }
+            fn __keeps_row(
+                __key: &str,
+                __row: &__toon::StreamElement,
+            ) -> ::core::option::Option<bool> {
+                <#ty as __toon::Toon>::__keeps_row(__key, __row)
             }
         },
     }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Number, Value};
 
-use super::{Cx, Toon};
+use super::{Cx, Element, Toon};
 use crate::lex::parse_number;
 use crate::node::{Node, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, RepairKind};
@@ -24,6 +24,10 @@ impl Toon for String {
             Scalar::String(s) => Some(s.clone()),
             _ => None,
         }
+    }
+    #[inline]
+    fn __cell_reads(cell: &Scalar<'_>) -> bool {
+        matches!(cell, Scalar::Text(_) | Scalar::String(_))
     }
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
@@ -185,6 +189,10 @@ impl<T: Toon> Toon for Option<T> {
         }
     }
     #[inline]
+    fn __cell_reads(cell: &Scalar<'_>) -> bool {
+        matches!(cell, Scalar::Null) || T::__cell_reads(cell)
+    }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Null) => Ok(None),
@@ -193,6 +201,9 @@ impl<T: Toon> Toon for Option<T> {
     }
     fn __missing() -> Option<Self> {
         Some(None)
+    }
+    fn __keeps_row(key: &str, row: &Element) -> Option<bool> {
+        T::__keeps_row(key, row)
     }
 }
 
@@ -211,11 +222,18 @@ impl<T: Toon> Toon for Box<T> {
         T::__from_cell(cell).map(Box::new)
     }
     #[inline]
+    fn __cell_reads(cell: &Scalar<'_>) -> bool {
+        T::__cell_reads(cell)
+    }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         T::__from_node(node, cx).map(Box::new)
     }
     fn __missing() -> Option<Self> {
         T::__missing().map(Box::new)
+    }
+    fn __keeps_row(key: &str, row: &Element) -> Option<bool> {
+        T::__keeps_row(key, row)
     }
 }
 
@@ -244,6 +262,12 @@ impl<T: Toon> Toon for Vec<T> {
             )),
         }
     }
+
+    /// A row is dropped where the element type cannot read it; a value
+    /// outside its constraint refuses the whole reply instead (`Cx::rows`).
+    fn __keeps_row(key: &str, row: &Element) -> Option<bool> {
+        key.is_empty().then(|| row.kept::<T>())
+    }
 }
 
 macro_rules! maps {
@@ -265,6 +289,10 @@ macro_rules! maps {
                     other => return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", other.describe()))),
                 };
                 map.into_iter().map(|(k, v)| { let x = cx.entry(v, &k)?; Ok((k, x)) }).collect()
+            }
+            // Every key is the map's: a table at any key holds its values.
+            fn __keeps_row(_key: &str, row: &Element) -> Option<bool> {
+                T::__keeps_row("", row)
             }
         }
     )*};

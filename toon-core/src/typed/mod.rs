@@ -68,6 +68,32 @@ pub trait Toon: Sized {
         None
     }
 
+    /// Whether the whole reply keeps a row of the table at `key` (the root
+    /// array for `""`): `Some(false)` for a row its reading drops (a row the
+    /// element type cannot read, reported as `dropped_row`), so that a stream
+    /// neither emits it nor counts it; `None` where `key` names no array of
+    /// this type.
+    #[doc(hidden)]
+    fn __keeps_row(_key: &str, _row: &Element) -> Option<bool> {
+        None
+    }
+
+    /// Would [`__from_cell`](Toon::__from_cell) read this cell? Answered
+    /// without building the value.
+    #[doc(hidden)]
+    #[inline]
+    fn __cell_reads(cell: &Scalar<'_>) -> bool {
+        Self::__from_cell(cell).is_some()
+    }
+
+    /// Would [`__from_row`](Toon::__from_row) read this row? Answered without
+    /// building the value.
+    #[doc(hidden)]
+    #[inline]
+    fn __row_reads(_row: &mut RowCells<'_, '_>) -> bool {
+        false
+    }
+
     /// The value of a field whose key is missing from the reply, if it may be missing.
     #[doc(hidden)]
     fn __missing() -> Option<Self> {

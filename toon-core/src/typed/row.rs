@@ -80,6 +80,29 @@ impl<'r, 't> RowCells<'r, 't> {
         }
     }
 
+    /// Would [`cell`](Self::cell) read the field? Without building it: the
+    /// field type's `__cell_reads`, and whether it may be missing. (Function
+    /// values, not a type parameter, so that a field type with no `Toon` is
+    /// reported once, at the field.)
+    #[inline]
+    pub fn reads(
+        &mut self,
+        key: &'static str,
+        cell_reads: fn(&Scalar<'_>) -> bool,
+        optional: bool,
+    ) -> bool {
+        self.find(key, true).map_or(optional, cell_reads)
+    }
+
+    /// Would [`cell_or`](Self::cell_or) read the field? Without building it.
+    #[inline]
+    pub fn reads_or(&mut self, key: &'static str, cell_reads: fn(&Scalar<'_>) -> bool) -> bool {
+        match self.find(key, false) {
+            Some(cell) => cell_reads(cell),
+            None => true,
+        }
+    }
+
     /// Is the row whole, with every column read? A short row, or a column the
     /// type has no field for, is the full path's to report.
     #[inline]

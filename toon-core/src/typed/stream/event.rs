@@ -1,7 +1,7 @@
 //! What the stream yields: events, and the array elements they carry, kept as
 //! the model wrote them until they are asked for.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
@@ -10,7 +10,7 @@ use super::super::{Cx, RowCells, Toon};
 use crate::header::Field;
 use crate::lex::{count_cells, read_cells};
 use crate::node::{fill, Memo, Node, Row, Scalar};
-use crate::reply::{ParseError, Repair};
+use crate::reply::{ParseError, ParseErrorKind, Repair};
 
 /// A value the stream has decided.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,9 +105,30 @@ pub(crate) struct Columns {
     pub delim: char,
     /// The cells a row of this table has.
     pub width: usize,
+    /// Where a type found its fields among the columns, kept from row to row
+    /// as the whole reply keeps it (see `node::Memo`).
+    memo: Mutex<Memo>,
 }
 
 impl Columns {
+    pub(crate) fn new(fields: Vec<Field>, delim: char) -> Self {
+        Columns {
+            width: Field::leaf_count(&fields),
+            fields,
+            delim,
+            memo: Mutex::new(Memo::new()),
+        }
+    }
+
+    /// Lends the table's memo to `read`; a fresh one while another thread
+    /// reads a row of the same table, so that reading never waits.
+    fn with_memo<R>(&self, read: impl FnOnce(&mut Memo) -> R) -> R {
+        match self.memo.try_lock() {
+            Ok(mut memo) => read(&mut memo),
+            Err(_) => read(&mut Memo::new()),
+        }
+    }
+
     /// Does `row` read as it stands: exactly `width` cells, each a value token?
     pub(crate) fn reads(&self, row: &str) -> bool {
         self.width > 0 && count_cells(row, self.delim) == Some(self.width)
@@ -153,13 +174,37 @@ impl Element {
                 };
                 // As the whole reply reads a row: in one pass where it can.
                 if one_pass() {
-                    if let Some(value) = E::__from_row(&mut RowCells::new(&row, &mut Memo::new())) {
+                    let read =
+                        columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                    if let Some(value) = read {
                         return Ok(value);
                     }
                 }
                 E::__from_node(Node::Row(row), &mut Cx::default())
             }
             Body::Value(value) => E::__from_node(Node::from(value.clone()), &mut Cx::default()),
+        }
+    }
+
+    /// Does the whole reply keep this element as a row of a `Vec<E>`? It
+    /// drops a row `E` cannot read; a value outside its constraint refuses
+    /// the reply instead (`Cx::rows`). A clean row is checked in one pass
+    /// without building the value where it can be.
+    pub(crate) fn kept<E: Toon>(&self) -> bool {
+        if let (Body::Row { text, columns }, true) = (&self.body, one_pass()) {
+            let mut cells = cells_of(text, columns);
+            let row = Row {
+                fields: &columns.fields,
+                cells: &mut cells,
+                line: self.line,
+            };
+            if columns.with_memo(|memo| E::__row_reads(&mut RowCells::new(&row, memo))) {
+                return true;
+            }
+        }
+        match self.decode::<E>() {
+            Ok(_) => true,
+            Err(e) => e.kind() == ParseErrorKind::Constraint,
         }
     }
 

@@ -18,9 +18,11 @@
 //! in an [`Element`] and read into a type only when asked, so the stream costs
 //! little beyond the text it is fed; any other line is read by the same code as
 //! the whole reply (the header and that one line, through the same repairs),
-//! and its event carries those repairs, placed on the completion's lines. So a
-//! successful [`finish`](ToonStream::finish) never contradicts an event: the
-//! final value holds every emitted record, in order. Repairs that need the
+//! and its event carries those repairs, placed on the completion's lines. A
+//! table row the type cannot read, which the whole reply drops (a
+//! `dropped_row` repair), has no event and no index. So a successful
+//! [`finish`](ToonStream::finish) never contradicts an event: the final value
+//! holds every emitted record, in order, each at its event's index. Repairs that need the
 //! whole reply (a count, trailing prose, the indentation unit) are decided at
 //! `finish`. A block the stream cannot decide line by line (records written as
 //! `key: value` blocks, a header completed from the type, a JSON reply) yields
@@ -113,7 +115,7 @@ impl<T: Toon> ToonStream<T> {
             text: String::new(),
             scanned: 0,
             searched: 0,
-            reader: Reader::new(TypeGuide::new(T::__shape()), options),
+            reader: Reader::new(TypeGuide::new(T::__shape()), options, T::__keeps_row),
             keep_text: true,
             prose_names: super::delimited::names(&T::__shape()),
             prose: None,

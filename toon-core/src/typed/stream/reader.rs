@@ -61,16 +61,22 @@ pub(super) struct Reader {
     options: ReplyOptions,
     /// The 1-based line of the completion being read.
     line: usize,
+    /// Whether the whole reply keeps a table row, as the type reads it.
+    keeps_row: KeepsRow,
 }
 
+/// [`Toon::__keeps_row`](crate::Toon) of the stream's type.
+pub(super) type KeepsRow = fn(&str, &Element) -> Option<bool>;
+
 impl Reader {
-    pub(super) fn new(guide: TypeGuide, options: ReplyOptions) -> Self {
+    pub(super) fn new(guide: TypeGuide, options: ReplyOptions, keeps_row: KeepsRow) -> Self {
         Reader {
             phase: Phase::Before,
             block: Block::Opaque,
             guide,
             options,
             line: 0,
+            keeps_row,
         }
     }
 
@@ -223,11 +229,7 @@ impl Reader {
                 let key = h.key.clone().unwrap_or_default();
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
                     let columns = match (h.fields, h.duplicate_field) {
-                        (Some(fields), None) => Some(Arc::new(Columns {
-                            width: crate::header::Field::leaf_count(&fields),
-                            fields,
-                            delim: h.delim,
-                        })),
+                        (Some(fields), None) => Some(Arc::new(Columns::new(fields, h.delim))),
                         _ => None,
                     };
                     self.block = Block::Table {
@@ -349,6 +351,9 @@ impl Reader {
                 }
             }
         };
+        // A row the type cannot read is dropped from the whole reply: it has
+        // no event and no index, so later rows keep the final value's indices.
+        let element = element.filter(|e| (self.keeps_row)(key, e) != Some(false));
         if let Some(element) = element {
             events.push(Event::Item {
                 key: key.clone(),
