@@ -354,6 +354,45 @@ fn a_row_the_type_drops_has_no_event() {
     }
 }
 
+#[derive(Debug, PartialEq, Toon)]
+struct Pair {
+    id: u8,
+    ok: bool,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+#[toon(tag = "kind", rename_all = "snake_case")]
+enum Report {
+    Rows { rows: Vec<Pair> },
+    Empty,
+}
+
+/// The same for a tagged enum's table: the key names one variant's field, so
+/// its element type decides, before the tag is read.
+#[test]
+fn a_tagged_enums_dropped_row_has_no_event() {
+    let reply = "rows[3]{id,ok}:\n  1,true\n  2,maybe\n  3,false\nkind: rows\n";
+    let (events, finished) = stream::<Report>(reply, &[4]);
+    let ids: Vec<(usize, Pair)> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Item { index, element, .. } => Some((*index, element.decode().unwrap())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            (0, Pair { id: 1, ok: true }),
+            (1, Pair { id: 3, ok: false })
+        ]
+    );
+    let Report::Rows { rows } = finished.unwrap().value else {
+        panic!("not the rows variant")
+    };
+    assert_eq!(rows.iter().map(|p| p.id).collect::<Vec<_>>(), [1, 3]);
+}
+
 /// A streamed row reads into its type as the whole reply reads it, by either
 /// of the typed reader's paths (one pass, or through a node).
 #[test]

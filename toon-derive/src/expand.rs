@@ -2,7 +2,7 @@
 //! one function for each kind of body.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use toon_derive_internals::ast::{Body, Container, Field, Fill, Variant};
 use toon_derive_internals::attr::DefaultValue;
@@ -68,7 +68,7 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
     let read = read_fields(fields, quote!(Self));
     let shape_ref = named_shape_ref(&name);
     let from_row = from_row(fields, &default);
-    let keeps_row = keeps_row(fields);
+    let keeps_row = keeps_row(fields.iter());
     Body3 {
         to_value: quote! {
             let mut __map = __toon::__private::Map::new();
@@ -85,12 +85,31 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
 }
 
 /// Which rows of the table at a key the whole reply keeps: the field of that
-/// key (its wire name or an alias) decides, as its type reads the rows.
-fn keeps_row(fields: &[Field<'_>]) -> TokenStream {
-    let arms = fields.iter().filter(|f| !f.attrs.skip).map(|f| {
-        let (wire, ty, aliases) = (&f.wire, f.ty, &f.attrs.aliases);
-        quote_spanned! {ty.span()=> #wire #(| #aliases)* => <#ty as __toon::Toon>::__keeps_row("", __row), }
+/// key (its wire name or an alias) decides, as its type reads the rows. Across
+/// a tagged enum's variants a key is answered only where every variant that
+/// has it gives it the same type; elsewhere the stream cannot tell which
+/// variant it is reading, and keeps every row (`None`).
+fn keeps_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
+    let fields: Vec<&Field<'_>> = fields.filter(|f| !f.attrs.skip).collect();
+    let type_of = |f: &Field<'_>| f.ty.to_token_stream().to_string();
+    let mut seen = std::collections::BTreeSet::new();
+    let arms = fields.iter().filter_map(|f| {
+        let keys: Vec<&String> = std::iter::once(&f.wire).chain(&f.attrs.aliases).collect();
+        let same = keys.iter().all(|k| {
+            fields
+                .iter()
+                .filter(|g| g.wire == **k || g.attrs.aliases.contains(k))
+                .all(|g| type_of(g) == type_of(f))
+        });
+        // Each key once: a variant after the first adds none it shares.
+        let keys: Vec<&String> = keys.into_iter().filter(|k| seen.insert(k.as_str())).collect();
+        if !same || keys.is_empty() {
+            return None;
+        }
+        let ty = f.ty;
+        Some(quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__keeps_row("", __row), })
     });
+    let arms: Vec<TokenStream> = arms.collect();
     quote! {
         fn __keeps_row(
             __key: &str,
@@ -263,7 +282,11 @@ fn expand_tagged(c: &Container<'_>, tag: &str, variants: &[Variant<'_>]) -> Body
                 _ => ::core::unreachable!("Cx::tag returns an index into the names"),
             }
         },
-        extra: named_shape_ref(&name),
+        extra: {
+            let shape_ref = named_shape_ref(&name);
+            let keeps_row = keeps_row(variants.iter().flat_map(|v| &v.fields));
+            quote!(#shape_ref #keeps_row)
+        },
     }
 }
 
