@@ -119,8 +119,9 @@ pub(crate) fn split_unquoted(s: &str, delim: char) -> impl Iterator<Item = &str>
     })
 }
 
-/// A row's cells in order, each typed as a value token, appended to `cells`;
-/// empty content is no cells (§9.5). On a token that does not read, `cells` is
+/// A row's cells in order, appended to `cells`: a quoted cell unescaped, any
+/// other left a [`Scalar::Token`] for its reader to tell apart; empty content
+/// is no cells (§9.5). On a token that does not read, `cells` is
 /// left as it was and the token is returned with its error.
 pub(crate) fn read_cells<'a>(
     content: &'a str,
@@ -139,15 +140,20 @@ pub(crate) fn read_cells<'a>(
         }
         let mut rest = content;
         while let Some(i) = rest.as_bytes().iter().position(|&c| c == d) {
-            cells.push(unquoted_token(trim_spaces(&rest[..i])));
+            cells.push(Scalar::Token(trim_spaces(&rest[..i])));
             rest = &rest[i + 1..];
         }
-        cells.push(unquoted_token(trim_spaces(rest)));
+        cells.push(Scalar::Token(trim_spaces(rest)));
         return Ok(());
     }
     let start = cells.len();
     for cell in split_unquoted(content, delim).take_while(|_| !content.is_empty()) {
-        match parse_value_token(cell) {
+        let read = if cell.starts_with('"') {
+            parse_value_token(cell)
+        } else {
+            Ok(Scalar::Token(cell))
+        };
+        match read {
             Ok(value) => cells.push(value),
             Err(e) => {
                 cells.truncate(start);
@@ -282,7 +288,7 @@ pub(crate) fn parse_value_token(token: &str) -> Result<Scalar<'_>, LexError> {
 }
 
 /// A token that is not quoted: a keyword, a number, or text; it always reads.
-fn unquoted_token(token: &str) -> Scalar<'_> {
+pub(crate) fn unquoted_token(token: &str) -> Scalar<'_> {
     match token {
         "true" => Scalar::Bool(true),
         "false" => Scalar::Bool(false),
@@ -609,49 +615,71 @@ pub enum Scalar<'t> {
     Text(&'t str),
     /// A quoted string unescaped, or a string from a JSON reply.
     String(String),
+    /// An unquoted table cell not yet told apart (a keyword, a number or
+    /// text): a typed reader reads it as its field's type wants
+    /// ([`Toon::__from_token`](crate::Toon)), anything else tells it apart
+    /// first ([`Scalar::classified`]). Only the cells of a table row are
+    /// left so.
+    Token(&'t str),
 }
 
 impl From<Scalar<'_>> for Value {
     fn from(scalar: Scalar<'_>) -> Self {
-        match scalar {
+        match scalar.classified() {
             Scalar::Null => Value::Null,
             Scalar::Bool(b) => Value::Bool(b),
             Scalar::Number(n) => Value::Number(n),
             Scalar::Text(s) => Value::String(s.to_owned()),
             Scalar::String(s) => Value::String(s),
+            Scalar::Token(_) => unreachable!("a classified scalar is no token"),
         }
     }
 }
 
-impl Scalar<'_> {
+impl<'t> Scalar<'t> {
+    /// The scalar told apart: a [`Token`](Scalar::Token) read as the value
+    /// token it is, as [`read_cells`] would have read it; anything else as it is.
+    #[inline]
+    pub(crate) fn classified(self) -> Scalar<'t> {
+        match self {
+            Scalar::Token(token) => unquoted_token(token),
+            other => other,
+        }
+    }
+
     /// The text, if the scalar is one.
     #[inline]
     pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Scalar::Text(s) => Some(s),
             Scalar::String(s) => Some(s),
+            Scalar::Token(t) => matches!(unquoted_token(t), Scalar::Text(_)).then_some(*t),
             _ => None,
         }
     }
 
     /// The scalar with its text owned, no longer borrowing the reply.
     pub(crate) fn into_owned<'b>(self) -> Scalar<'b> {
-        match self {
+        match self.classified() {
             Scalar::Null => Scalar::Null,
             Scalar::Bool(b) => Scalar::Bool(b),
             Scalar::Number(n) => Scalar::Number(n),
             Scalar::Text(s) => Scalar::String(s.to_owned()),
             Scalar::String(s) => Scalar::String(s),
+            Scalar::Token(_) => unreachable!("a classified scalar is no token"),
         }
     }
 
     /// A few words on what the value is, for messages.
     pub(crate) fn describe(&self) -> String {
+        if let Scalar::Token(t) = self {
+            return unquoted_token(t).describe();
+        }
         match self {
             Scalar::Null => "null".into(),
             Scalar::Bool(b) => format!("the boolean {b}"),
             Scalar::Number(n) => format!("the number {n}"),
-            Scalar::Text(_) | Scalar::String(_) => {
+            Scalar::Text(_) | Scalar::String(_) | Scalar::Token(_) => {
                 format!("the text `{}`", clip(self.as_str().unwrap_or_default()))
             }
         }

@@ -216,7 +216,7 @@ pub(crate) fn fill<'t, R: Record<'t>>(
             }
             None => {
                 if let Some(v) = cells.next() {
-                    record.leaf(f.name.clone(), v, line);
+                    record.leaf(f.name.clone(), v.classified(), line);
                 }
             }
         }

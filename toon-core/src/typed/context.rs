@@ -491,7 +491,7 @@ impl<'t> Fields<'t> {
                 let i = Self::column(row, memo, *taken, *asked, key);
                 *asked += 1;
                 *taken |= 1 << i?;
-                let cell = Node::Scalar(std::mem::take(&mut row.cells[i?]));
+                let cell = Node::Scalar(std::mem::take(&mut row.cells[i?]).classified());
                 Some(Placed::new(row.line, cell))
             }
         }
@@ -505,7 +505,7 @@ impl<'t> Fields<'t> {
             Source::Row { row, taken, .. } => {
                 let i = row.fields.iter().position(|f| f.name == *alias)?;
                 *taken |= 1 << i;
-                let cell = Node::Scalar(std::mem::take(&mut row.cells[i]));
+                let cell = Node::Scalar(std::mem::take(&mut row.cells[i]).classified());
                 Some(Placed::new(row.line, cell))
             }
         }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Number, Value};
 
 use super::{Cx, Element, Toon};
-use crate::lex::parse_number;
+use crate::lex::{parse_number, unquoted_token};
 use crate::node::{Node, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, RepairKind};
 use crate::shape::Shape;
@@ -28,6 +28,15 @@ impl Toon for String {
     #[inline]
     fn __cell_reads(cell: &Scalar<'_>) -> bool {
         matches!(cell, Scalar::Text(_) | Scalar::String(_))
+    }
+    /// Text unless it is a keyword or may be a number, which are told apart.
+    #[inline]
+    fn __from_token(token: &str) -> Option<Self> {
+        match token.as_bytes().first() {
+            Some(b'0'..=b'9' | b'-') => Self::__from_cell(&unquoted_token(token)),
+            _ if matches!(token, "true" | "false" | "null") => None,
+            _ => Some(token.to_owned()),
+        }
     }
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
@@ -61,6 +70,14 @@ impl Toon for bool {
     fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
         match cell {
             Scalar::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn __from_token(token: &str) -> Option<Self> {
+        match token {
+            "true" => Some(true),
+            "false" => Some(false),
             _ => None,
         }
     }
@@ -116,6 +133,20 @@ macro_rules! integers {
                 let Scalar::Number(n) = cell else { return None };
                 let wide = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))?;
                 <$t>::try_from(wide).ok()
+            }
+            /// Plain digits (at most 18, no leading zero) are the integer they
+            /// spell, as §4 reads them; any other token is told apart.
+            #[inline]
+            fn __from_token(token: &str) -> Option<Self> {
+                let b = token.as_bytes();
+                if (1..=18).contains(&b.len())
+                    && b.iter().all(u8::is_ascii_digit)
+                    && (b.len() == 1 || b[0] != b'0')
+                {
+                    let n = b.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+                    return <$t>::try_from(n).ok();
+                }
+                Self::__from_cell(&unquoted_token(token))
             }
             #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
@@ -193,6 +224,13 @@ impl<T: Toon> Toon for Option<T> {
         matches!(cell, Scalar::Null) || T::__cell_reads(cell)
     }
     #[inline]
+    fn __from_token(token: &str) -> Option<Self> {
+        match token {
+            "null" => Some(None),
+            t => T::__from_token(t).map(Some),
+        }
+    }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Null) => Ok(None),
@@ -224,6 +262,10 @@ impl<T: Toon> Toon for Box<T> {
     #[inline]
     fn __cell_reads(cell: &Scalar<'_>) -> bool {
         T::__cell_reads(cell)
+    }
+    #[inline]
+    fn __from_token(token: &str) -> Option<Self> {
+        T::__from_token(token).map(Box::new)
     }
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
@@ -309,5 +351,82 @@ impl Toon for Value {
     }
     fn __from_node(node: Node<'_>, _: &mut Cx) -> Result<Self, ParseError> {
         Ok(node.into_value())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A token read straight into a type reads exactly as the value token it
+    /// is would: the shortcuts of text, integers and booleans change nothing.
+    #[test]
+    fn a_token_reads_as_its_value_token() {
+        fn same<T: Toon + PartialEq + std::fmt::Debug>(token: &str) {
+            let told_apart = T::__from_cell(&unquoted_token(token));
+            assert_eq!(T::__from_token(token), told_apart, "{token:?}");
+        }
+        let mut tokens: Vec<String> = [
+            "",
+            "0",
+            "00",
+            "01",
+            "-0",
+            "-1",
+            "1",
+            "7",
+            "255",
+            "256",
+            "-128",
+            "-129",
+            "65535",
+            "65536",
+            "4294967295",
+            "4294967296",
+            "999999999999999999",
+            "1000000000000000000",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1.5",
+            "1e3",
+            "-",
+            "--1",
+            "1-",
+            "true",
+            "false",
+            "null",
+            "True",
+            "NULL",
+            "abc",
+            "a b",
+            "R-12",
+            "0x10",
+            "+1",
+            " 1",
+            "１",
+            "é",
+            "1_000",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        tokens.extend((0..64).map(|i| (1u64 << i).to_string()));
+        for t in &tokens {
+            same::<String>(t);
+            same::<bool>(t);
+            same::<u8>(t);
+            same::<u16>(t);
+            same::<u32>(t);
+            same::<u64>(t);
+            same::<usize>(t);
+            same::<i8>(t);
+            same::<i32>(t);
+            same::<i64>(t);
+            same::<f64>(t);
+            same::<Option<u32>>(t);
+            same::<Option<String>>(t);
+            same::<Option<bool>>(t);
+            same::<Box<u16>>(t);
+        }
     }
 }

@@ -59,6 +59,16 @@ pub trait Toon: Sized {
         None
     }
 
+    /// An unquoted table cell read straight into the type, where it reads as
+    /// it stands: exactly [`__from_cell`](Toon::__from_cell) of the value token
+    /// it is, which types whose cells are mostly read this way (text,
+    /// integers) answer without telling the token apart first.
+    #[doc(hidden)]
+    #[inline]
+    fn __from_token(token: &str) -> Option<Self> {
+        Self::__from_cell(&crate::lex::unquoted_token(token))
+    }
+
     /// A table row read straight into the type, where every cell reads as it
     /// stands and the header names exactly the type's fields; `None` sends the
     /// row down the full path, which repairs, reports or refuses it.

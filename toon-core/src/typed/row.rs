@@ -11,6 +11,7 @@ use std::cell::Cell;
 
 use super::Toon;
 use crate::header::Field;
+use crate::lex::unquoted_token;
 use crate::node::{open_column, Memo, Row, Scalar};
 
 /// A row lent to a struct's [`Toon::__from_row`]. Generated code calls it; its
@@ -62,7 +63,7 @@ impl<'r, 't> RowCells<'r, 't> {
     #[inline]
     pub fn cell<T: Toon>(&mut self, key: &'static str) -> Option<T> {
         match self.find(key, true) {
-            Some(cell) => T::__from_cell(cell),
+            Some(cell) => read(cell),
             None => T::__missing(),
         }
     }
@@ -75,7 +76,7 @@ impl<'r, 't> RowCells<'r, 't> {
         missing: impl FnOnce() -> T,
     ) -> Option<T> {
         match self.find(key, false) {
-            Some(cell) => T::__from_cell(cell),
+            Some(cell) => read(cell),
             None => Some(missing()),
         }
     }
@@ -91,14 +92,15 @@ impl<'r, 't> RowCells<'r, 't> {
         cell_reads: fn(&Scalar<'_>) -> bool,
         optional: bool,
     ) -> bool {
-        self.find(key, true).map_or(optional, cell_reads)
+        self.find(key, true)
+            .map_or(optional, |c| reads(c, cell_reads))
     }
 
     /// Would [`cell_or`](Self::cell_or) read the field? Without building it.
     #[inline]
     pub fn reads_or(&mut self, key: &'static str, cell_reads: fn(&Scalar<'_>) -> bool) -> bool {
         match self.find(key, false) {
-            Some(cell) => cell_reads(cell),
+            Some(cell) => reads(cell, cell_reads),
             None => true,
         }
     }
@@ -109,6 +111,24 @@ impl<'r, 't> RowCells<'r, 't> {
     pub fn whole(&self) -> bool {
         self.cells.len() == self.fields.len()
             && self.taken.count_ones() as usize == self.cells.len()
+    }
+}
+
+/// A cell read as `T`: a token as the type wants it, anything else as it stands.
+#[inline]
+fn read<T: Toon>(cell: &Scalar<'_>) -> Option<T> {
+    match cell {
+        Scalar::Token(token) => T::__from_token(token),
+        cell => T::__from_cell(cell),
+    }
+}
+
+/// Would `cell_reads` read the cell, a token told apart first?
+#[inline]
+fn reads(cell: &Scalar<'_>, cell_reads: fn(&Scalar<'_>) -> bool) -> bool {
+    match cell {
+        Scalar::Token(token) => cell_reads(&unquoted_token(token)),
+        cell => cell_reads(cell),
     }
 }
 
