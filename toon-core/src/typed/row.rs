@@ -59,8 +59,10 @@ impl<'r, 't> RowCells<'r, 't> {
     }
 
     /// A field's value; an absent column reads as the type's missing value
-    /// (`None` for an `Option`), or sends the row down the full path.
-    #[inline]
+    /// (`None` for an `Option`), or sends the row down the full path. Always
+    /// inlined: it is called once per field of every row, and the call cost
+    /// more than the reading (5% of a short row).
+    #[inline(always)]
     pub fn cell<T: Toon>(&mut self, key: &'static str) -> Option<T> {
         match self.find(key, true) {
             Some(cell) => read(cell),
@@ -69,7 +71,7 @@ impl<'r, 't> RowCells<'r, 't> {
     }
 
     /// A field with a default: an absent column reads as `missing()`.
-    #[inline]
+    #[inline(always)]
     pub fn cell_or<T: Toon>(
         &mut self,
         key: &'static str,
