@@ -129,7 +129,8 @@ pub(crate) fn read_cells<'a>(
     cells: &mut Vec<Scalar<'a>>,
 ) -> Result<(), (&'a str, LexError)> {
     let b = content.as_bytes();
-    if let (true, None, true) = (delim.is_ascii(), memchr::memchr(b'"', b), b.len() <= 64) {
+    // Looked for a quote only in a short row: a longer one is searched anyway.
+    if delim.is_ascii() && b.len() <= 64 && memchr::memchr(b'"', b).is_none() {
         let d = delim as u8;
         // A short row that quotes nothing (most rows of short cells): every
         // delimiter splits and every token reads, so one plain pass over its
