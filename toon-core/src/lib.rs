@@ -61,12 +61,14 @@
 //! schema, grammar), the reply pipeline (its repair stages in a fixed order over
 //! one buffer of lines borrowed from the completion, then one decode), and typed
 //! reading. A table row is read straight into its struct, cell by header
-//! position, where every cell reads as it stands; any other row takes the full
-//! path, which repairs, reports or refuses it, each error and repair placed on
-//! its line as it is made. A clean reply is read once. The stream
-//! ([`ToonStream`]) sorts each line as it ends; a clean row arrives as a
-//! [`StreamElement`] that keeps its text until read, any other line is read
-//! through the same pipeline and carries its repairs.
+//! position, each unquoted cell from its token as the field's type wants it,
+//! where every cell reads as it stands; any other row takes the full path,
+//! which repairs, reports or refuses it, each error and repair placed on its
+//! line as it is made. A clean reply is read once. The stream ([`ToonStream`])
+//! sorts each line as it ends; a clean row arrives as a [`StreamElement`] that
+//! keeps its text until read, any other line is read through the same pipeline
+//! and carries its repairs, and a row the type cannot read (which the whole
+//! reply drops) has no event.
 //!
 //! # Specification version
 //!
