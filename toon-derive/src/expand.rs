@@ -148,11 +148,17 @@ fn from_row(fields: &[Field<'_>], default: &TokenStream) -> TokenStream {
     // The same reads in the same order, each answered without building the field.
     let checks = fields.iter().filter(|f| !f.attrs.skip).map(|f| {
         let (wire, ty) = (&f.wire, f.ty);
+        let check = quote_spanned! {ty.span()=>
+            __toon::__private::CellCheck(
+                <#ty as __toon::Toon>::__cell_reads,
+                <#ty as __toon::Toon>::__token_reads,
+            )
+        };
         if f.has_default() {
-            quote_spanned! {ty.span()=> __row.reads_or(#wire, <#ty as __toon::Toon>::__cell_reads) }
+            quote_spanned! {ty.span()=> __row.reads_or(#wire, #check) }
         } else {
             quote_spanned! {ty.span()=>
-                __row.reads(#wire, <#ty as __toon::Toon>::__cell_reads, <#ty as __toon::Toon>::__optional())
+                __row.reads(#wire, #check, <#ty as __toon::Toon>::__optional())
             }
         }
     });

@@ -32,10 +32,13 @@ impl Toon for String {
     /// Text unless it is a keyword or may be a number, which are told apart.
     #[inline]
     fn __from_token(token: &str) -> Option<Self> {
+        Self::__token_reads(token).then(|| token.to_owned())
+    }
+    #[inline]
+    fn __token_reads(token: &str) -> bool {
         match token.as_bytes().first() {
-            Some(b'0'..=b'9' | b'-') => Self::__from_cell(&unquoted_token(token)),
-            _ if matches!(token, "true" | "false" | "null") => None,
-            _ => Some(token.to_owned()),
+            Some(b'0'..=b'9' | b'-') => Self::__cell_reads(&unquoted_token(token)),
+            _ => !matches!(token, "true" | "false" | "null"),
         }
     }
     #[inline]
@@ -231,6 +234,10 @@ impl<T: Toon> Toon for Option<T> {
         }
     }
     #[inline]
+    fn __token_reads(token: &str) -> bool {
+        token == "null" || T::__token_reads(token)
+    }
+    #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
         match node {
             Node::Scalar(Scalar::Null) => Ok(None),
@@ -266,6 +273,10 @@ impl<T: Toon> Toon for Box<T> {
     #[inline]
     fn __from_token(token: &str) -> Option<Self> {
         T::__from_token(token).map(Box::new)
+    }
+    #[inline]
+    fn __token_reads(token: &str) -> bool {
+        T::__token_reads(token)
     }
     #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
@@ -359,11 +370,15 @@ mod tests {
     use super::*;
 
     /// A token read straight into a type reads exactly as the value token it
-    /// is would: the shortcuts of text, integers and booleans change nothing.
+    /// is would, and the checks that build nothing answer as the reading does:
+    /// the shortcuts of text, integers and booleans change nothing.
     #[test]
     fn a_token_reads_as_its_value_token() {
         fn same<T: Toon + PartialEq + std::fmt::Debug>(token: &str) {
-            let told_apart = T::__from_cell(&unquoted_token(token));
+            let cell = unquoted_token(token);
+            let told_apart = T::__from_cell(&cell);
+            assert_eq!(T::__cell_reads(&cell), told_apart.is_some(), "{token:?}");
+            assert_eq!(T::__token_reads(token), told_apart.is_some(), "{token:?}");
             assert_eq!(T::__from_token(token), told_apart, "{token:?}");
         }
         let mut tokens: Vec<String> = [

@@ -16,7 +16,7 @@ use crate::shape::{Constraints, Shape};
 pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
-pub use row::{set_one_pass, RowCells};
+pub use row::{set_one_pass, CellCheck, RowCells};
 pub use stream::{Element, Event, ToonEvents, ToonStream};
 
 use crate::encode::encode;
@@ -67,6 +67,14 @@ pub trait Toon: Sized {
     #[inline]
     fn __from_token(token: &str) -> Option<Self> {
         Self::__from_cell(&crate::lex::unquoted_token(token))
+    }
+
+    /// Would [`__from_token`](Toon::__from_token) read this token? Answered
+    /// without building the value.
+    #[doc(hidden)]
+    #[inline]
+    fn __token_reads(token: &str) -> bool {
+        Self::__from_token(token).is_some()
     }
 
     /// A table row read straight into the type, where every cell reads as it

@@ -11,7 +11,6 @@ use std::cell::Cell;
 
 use super::Toon;
 use crate::header::Field;
-use crate::lex::unquoted_token;
 use crate::node::{open_column, Memo, Row, Scalar};
 
 /// A row lent to a struct's [`Toon::__from_row`]. Generated code calls it; its
@@ -84,25 +83,17 @@ impl<'r, 't> RowCells<'r, 't> {
     }
 
     /// Would [`cell`](Self::cell) read the field? Without building it: the
-    /// field type's `__cell_reads`, and whether it may be missing. (Function
-    /// values, not a type parameter, so that a field type with no `Toon` is
-    /// reported once, at the field.)
+    /// field type's checks, and whether it may be missing.
     #[inline]
-    pub fn reads(
-        &mut self,
-        key: &'static str,
-        cell_reads: fn(&Scalar<'_>) -> bool,
-        optional: bool,
-    ) -> bool {
-        self.find(key, true)
-            .map_or(optional, |c| reads(c, cell_reads))
+    pub fn reads(&mut self, key: &'static str, check: CellCheck, optional: bool) -> bool {
+        self.find(key, true).map_or(optional, |c| check.reads(c))
     }
 
     /// Would [`cell_or`](Self::cell_or) read the field? Without building it.
     #[inline]
-    pub fn reads_or(&mut self, key: &'static str, cell_reads: fn(&Scalar<'_>) -> bool) -> bool {
+    pub fn reads_or(&mut self, key: &'static str, check: CellCheck) -> bool {
         match self.find(key, false) {
-            Some(cell) => reads(cell, cell_reads),
+            Some(cell) => check.reads(cell),
             None => true,
         }
     }
@@ -125,12 +116,21 @@ fn read<T: Toon>(cell: &Scalar<'_>) -> Option<T> {
     }
 }
 
-/// Would `cell_reads` read the cell, a token told apart first?
-#[inline]
-fn reads(cell: &Scalar<'_>, cell_reads: fn(&Scalar<'_>) -> bool) -> bool {
-    match cell {
-        Scalar::Token(token) => cell_reads(&unquoted_token(token)),
-        cell => cell_reads(cell),
+/// A field type's checks of a cell, as `(__cell_reads, __token_reads)`.
+/// Function values, not a type parameter, so that a field type with no `Toon`
+/// is reported once, at the field.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct CellCheck(pub fn(&Scalar<'_>) -> bool, pub fn(&str) -> bool);
+
+impl CellCheck {
+    /// Would the field type read the cell?
+    #[inline]
+    fn reads(self, cell: &Scalar<'_>) -> bool {
+        match cell {
+            Scalar::Token(token) => (self.1)(token),
+            cell => (self.0)(cell),
+        }
     }
 }
 
