@@ -84,15 +84,22 @@ fn cut_front(line: &mut Cow<'_, str>, n: usize) {
 /// no single unit are left as they are: the decoder then refuses them as
 /// ambiguous nesting rather than guess.
 pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> usize {
-    let indents = lines
-        .iter()
-        .filter(|l| significant(l))
-        .map(|l| indent_of(l));
-    let Some(shift) = indents.clone().min() else {
+    // One pass finds the shift (the smallest indent) and the unit: the gcd of
+    // the indents less the shift, which is the gcd of their distances from
+    // the first indent (the shift is one of them).
+    let (mut first, mut shift, mut unit) = (None, usize::MAX, 0);
+    for (i, line) in lines.iter().enumerate() {
+        if significant(line) {
+            let indent = indent_of(line);
+            let &mut (_, base) = first.get_or_insert((i, indent));
+            shift = shift.min(indent);
+            unit = gcd(unit, indent.abs_diff(base));
+        }
+    }
+    let Some((first, _)) = first else {
         return 2;
     };
     if shift > 0 {
-        let first = lines.iter().position(|l| significant(l)).unwrap_or(0);
         for line in lines.iter_mut().filter(|l| significant(l)) {
             cut_front(line, shift);
         }
@@ -102,7 +109,6 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
             format!("whole document shifted right by {shift} space(s)"),
         ));
     }
-    let unit = indents_after(lines).fold(0, gcd);
     if unit <= 2 {
         return 2;
     }
@@ -116,13 +122,6 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
         format!("indentation unit of {unit} spaces read as one level"),
     ));
     unit
-}
-
-fn indents_after<'a>(lines: &'a [Cow<'_, str>]) -> impl Iterator<Item = usize> + 'a {
-    lines
-        .iter()
-        .filter(|l| significant(l))
-        .map(|l| indent_of(l))
 }
 
 /// Re-levels every line to two spaces a level, reading its depth from the lines
@@ -174,11 +173,8 @@ pub(crate) fn count_placeholders(
 ) -> Vec<usize> {
     let mut changed = Vec::new();
     for (i, line) in lines.iter_mut().enumerate() {
-        if !significant(line) {
-            continue;
-        }
         // Most lines are rows with no bracket at all: one byte search passes them.
-        if !line.contains('[') {
+        if memchr::memchr(b'[', line.as_bytes()).is_none() || !significant(line) {
             continue;
         }
         let indent = indent_of(line);
@@ -223,7 +219,8 @@ pub(crate) fn count_placeholders(
 /// `violations[2]{a,b}` at the top level → `violations[2]{a,b}:`.
 pub(crate) fn add_header_colons(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     for (i, line) in lines.iter_mut().enumerate() {
-        if significant(line) && indent_of(line) == 0 {
+        // Most lines are indented rows: the indent rules them out first.
+        if indent_of(line) == 0 && significant(line) {
             add_header_colon(line, i + 1, repairs);
         }
     }
