@@ -500,15 +500,19 @@ is read straight into the struct, each field from its cell by header position (`
 map or key string per row; an error or a typed repair takes its line from the value it is about, so no second
 decode places it. A row that does not read as it stands (a quoted number, an enum in another case, a missing or
 unknown column) takes the full path, which repairs, reports or refuses it; a reply that needs text repairs goes
-through the pipeline's stages once, over lines borrowed from the completion, and is decoded once. On short
-cells `from_toon` runs 0.9 to 1.1 times serde_json's time from run to run, on fewer instructions (2,371 a row
-against serde_json's 2,556, counted by callgrind): the cells of a table are written into one array the size of
-the reply before the type reads them (serde_json reads each value where it stands), and the lines are split and
+through the pipeline's stages once, over lines borrowed from the completion, and is decoded once. An unquoted
+cell is kept as its token and read by its field's type (digits straight into an integer, text into a
+`String`), never first sorted into keyword, number or text: on short cells that took `from_toon` from 2,371
+instructions a row to 2,138 (serde_json: 2,556; counted by callgrind), and from 0.9-1.1 times serde_json's
+time to 0.85-0.95. What is left: the cells of a table are written into one array the size of the reply
+before the type reads them (serde_json reads each value where it stands), and the lines are split and
 checked before parsing starts. Keeping each row's text instead and reading its cells only when the type asks
 removes that array, but then every row has to be checked for its cells when it is decoded, and the check cost
 more than the array saved (1.12 to 1.16 times serde_json taking turns, against 1.06 to 1.07 in the same
 session; not kept). On the compliance records, whose cells are mostly text copied into `String`s by both,
-`from_toon` is level with serde_json or a little faster.
+`from_toon` is level with serde_json or a little faster. The repair stages each pass over the lines once
+(re-levelling found its shift and unit in four passes before): a reply needing the usual repairs costs 2,873
+instructions a row on short cells against the clean reply's 2,138.
 
 The streaming decoder keeps a table row that reads as it stands as its text, under its header parsed once, and
 reads it into the type only when the event is asked for it (`StreamElement::decode`, in one pass as the
@@ -518,8 +522,8 @@ never disagree with the whole-reply decoder; and appending the text 4 bytes at a
 serde_json's time on its own. Each row is also asked of the type as it ends, in one pass over its cells and
 without building the value: the whole reply drops a row its type cannot read (`dropped_row`), and such a row
 must have no event, or every later event's index would be one past its record's place in the final value.
-That check is about half of the stream's own work (on short cells 5,989 instructions a row against 4,318 without it
-and 2,371 for `from_toon`). Streaming therefore costs `from_toon`, plus the feeding, plus telling each line
+That check is almost half of the stream's own work (on short cells 5,641 instructions a row, 4,089 without it,
+2,138 for `from_toon`). Streaming therefore costs `from_toon`, plus the feeding, plus telling each line
 apart, checking and keeping its row; within 1.5 times `from_toon` would need `finish` to build the value from
 what the stream has already read instead of reading the text again. A consumer that reads every row as it arrives pays
 for that reading on top (the row read into the type, as `from_toon` reads it). Against the tens of milliseconds
