@@ -1,8 +1,9 @@
 //! The one-pass row reader: a table row read straight into a struct, each field
 //! from its cell by header position, with no path kept and no node built.
 //!
-//! It reads only what needs no decision: every cell reads as it stands
-//! ([`Toon::__from_cell`]), the header names exactly the type's fields, and no
+//! It reads only what needs no decision: every cell reads as it stands (an
+//! unquoted cell from its token, [`Toon::__from_token`], any other by
+//! [`Toon::__from_cell`]), the header names exactly the type's fields, and no
 //! field has a constraint to check or an alias to look up. Anything else returns
 //! `None` before a value is kept, and the row takes the full path, which repairs,
 //! reports or refuses it; so the fast path never reads a row differently.
