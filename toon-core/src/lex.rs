@@ -673,16 +673,14 @@ impl<'t> Scalar<'t> {
 
     /// A few words on what the value is, for messages.
     pub(crate) fn describe(&self) -> String {
-        if let Scalar::Token(t) = self {
-            return unquoted_token(t).describe();
-        }
         match self {
             Scalar::Null => "null".into(),
             Scalar::Bool(b) => format!("the boolean {b}"),
             Scalar::Number(n) => format!("the number {n}"),
-            Scalar::Text(_) | Scalar::String(_) | Scalar::Token(_) => {
+            Scalar::Text(_) | Scalar::String(_) => {
                 format!("the text `{}`", clip(self.as_str().unwrap_or_default()))
             }
+            Scalar::Token(t) => unquoted_token(t).describe(),
         }
     }
 }

@@ -165,13 +165,7 @@ impl Element {
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
         match &self.body {
-            Body::Row { text, columns } => {
-                let mut cells = cells_of(text, columns);
-                let row = Row {
-                    fields: &columns.fields,
-                    cells: &mut cells,
-                    line: self.line,
-                };
+            Body::Row { text, columns } => lend_row(text, columns, self.line, |row| {
                 // As the whole reply reads a row: in one pass where it can.
                 if one_pass() {
                     let read =
@@ -181,7 +175,7 @@ impl Element {
                     }
                 }
                 E::__from_node(Node::Row(row), &mut Cx::default())
-            }
+            }),
             Body::Value(value) => E::__from_node(Node::from(value.clone()), &mut Cx::default()),
         }
     }
@@ -189,21 +183,22 @@ impl Element {
     /// Does the whole reply keep this element as a row of a `Vec<E>`? It
     /// drops a row `E` cannot read; a value outside its constraint refuses
     /// the reply instead (`Cx::rows`). A clean row is checked in one pass
-    /// without building the value where it can be.
+    /// without building the value where it can be, and otherwise read in
+    /// full from the same cells.
     pub(crate) fn kept<E: Toon>(&self) -> bool {
-        if let (Body::Row { text, columns }, true) = (&self.body, one_pass()) {
-            let mut cells = cells_of(text, columns);
-            let row = Row {
-                fields: &columns.fields,
-                cells: &mut cells,
-                line: self.line,
-            };
-            if columns.with_memo(|memo| E::__row_reads(&mut RowCells::new(&row, memo))) {
-                return true;
-            }
-        }
-        match self.decode::<E>() {
-            Ok(_) => true,
+        let read = match &self.body {
+            Body::Row { text, columns } => lend_row(text, columns, self.line, |row| {
+                let reads =
+                    || columns.with_memo(|memo| E::__row_reads(&mut RowCells::new(&row, memo)));
+                if one_pass() && reads() {
+                    return Ok(());
+                }
+                E::__from_node(Node::Row(row), &mut Cx::default()).map(drop)
+            }),
+            Body::Value(_) => self.decode::<E>().map(drop),
+        };
+        match read {
+            Ok(()) => true,
             Err(e) => e.kind() == ParseErrorKind::Constraint,
         }
     }
@@ -237,8 +232,18 @@ impl Element {
     }
 }
 
-/// A clean row's cells, as the whole-reply decoder reads them (the row was
-/// checked to read as it stands when it was streamed).
+/// Lends a clean row, its cells read as the whole-reply decoder reads them
+/// (the row was checked to read as it stands when it was streamed), to `read`.
+fn lend_row<R>(text: &str, columns: &Columns, line: usize, read: impl FnOnce(Row<'_>) -> R) -> R {
+    let mut cells = cells_of(text, columns);
+    read(Row {
+        fields: &columns.fields,
+        cells: &mut cells,
+        line,
+    })
+}
+
+/// A clean row's cells.
 fn cells_of<'t>(text: &'t str, columns: &Columns) -> Vec<Scalar<'t>> {
     let mut cells = Vec::with_capacity(columns.width);
     let _ = read_cells(text, columns.delim, &mut cells);
