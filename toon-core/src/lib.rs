@@ -101,7 +101,9 @@ pub mod __private {
     pub use crate::shape::{
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
-    pub use crate::typed::{set_one_pass, CellCheck, Cx, Fields, Measure, Measured, RowCells};
+    pub use crate::typed::{
+        set_one_pass, CellCheck, Cx, Fields, Measure, Measured, RowCells, RowSink,
+    };
     pub use serde_json::{Map, Value};
 }
 

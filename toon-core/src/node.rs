@@ -12,6 +12,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::header::Field;
+use crate::lex::read_cells;
 pub use crate::lex::Scalar;
 
 /// A decoded value; see the module docs. Generated code receives it. `'t` is
@@ -62,6 +63,18 @@ pub struct Table<'t> {
     pub(crate) ends: Vec<usize>,
     /// The line of each row.
     pub(crate) lines: Vec<usize>,
+    /// Rows a reader read into its type before the decoder came to them (a
+    /// stream's, for its `finish`): kept as their text in place of their
+    /// cells, which are read only if the rows are wanted some other way
+    /// ([`with_cells`](Table::with_cells)).
+    pub(crate) ahead: Option<Ahead<'t>>,
+}
+
+/// The text of rows read ahead, every row of its table (see [`Table::ahead`]).
+#[derive(Debug)]
+pub(crate) struct Ahead<'t> {
+    pub(crate) rows: Vec<&'t str>,
+    pub(crate) delim: char,
 }
 
 /// One row of a table whose header is flat (leaf fields only, none repeated, at
@@ -86,20 +99,35 @@ impl<'t> Table<'t> {
             cells: Vec::with_capacity(cells),
             ends: Vec::with_capacity(rows),
             lines: Vec::with_capacity(rows),
+            ahead: None,
         }
     }
 
     /// The number of rows.
     pub(crate) fn len(&self) -> usize {
-        self.ends.len()
+        self.lines.len()
     }
 
     /// Can rows be lent as [`Row`]s, cells found by field position?
     pub(crate) fn is_flat(&self) -> bool {
-        self.fields.len() <= 64
-            && self.fields.iter().enumerate().all(|(i, f)| {
-                f.children.is_none() && !self.fields[..i].iter().any(|g| g.name == f.name)
-            })
+        is_flat(&self.fields)
+    }
+
+    /// Reads the cells of `row`, a row of this table, onto the end of its cells.
+    pub(crate) fn push_cells(&mut self, row: &'t str, delim: char) {
+        let read = read_cells(row, delim, &mut self.cells);
+        debug_assert!(read.is_ok(), "a row read ahead reads: {row:?}");
+        self.ends.push(self.cells.len());
+    }
+
+    /// The table with the cells of its rows read ahead (if any) read.
+    pub(crate) fn with_cells(mut self) -> Self {
+        if let Some(ahead) = self.ahead.take() {
+            for row in ahead.rows {
+                self.push_cells(row, ahead.delim);
+            }
+        }
+        self
     }
 
     /// Each row as an object, in order, with its line.
@@ -109,7 +137,8 @@ impl<'t> Table<'t> {
             cells,
             ends,
             lines,
-        } = self;
+            ..
+        } = self.with_cells();
         let mut cells = cells.into_iter();
         let mut start = 0;
         ends.into_iter().zip(lines).map(move |(end, line)| {
@@ -120,6 +149,16 @@ impl<'t> Table<'t> {
             (line, object)
         })
     }
+}
+
+/// Can the rows under `fields` be lent as [`Row`]s, cells found by field
+/// position? Leaf fields only, none repeated, at most 64.
+pub(crate) fn is_flat(fields: &[Field]) -> bool {
+    fields.len() <= 64
+        && fields
+            .iter()
+            .enumerate()
+            .all(|(i, f)| f.children.is_none() && !fields[..i].iter().any(|g| g.name == f.name))
 }
 
 impl<'t> Row<'t> {
@@ -238,12 +277,16 @@ impl<'t> Node<'t> {
                 Node::object(map.into_iter().map(|(k, v)| (k, v.into_owned())).collect())
             }
             Node::Array(items) => Node::Array(items.into_iter().map(Placed::into_owned).collect()),
-            Node::Table(t) => Node::Table(Box::new(Table {
-                fields: t.fields,
-                cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
-                ends: t.ends,
-                lines: t.lines,
-            })),
+            Node::Table(t) => {
+                let t = t.with_cells();
+                Node::Table(Box::new(Table {
+                    fields: t.fields,
+                    cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
+                    ends: t.ends,
+                    lines: t.lines,
+                    ahead: None,
+                }))
+            }
             Node::Row(r) => Node::object(r.into_object()).into_owned(),
         }
     }

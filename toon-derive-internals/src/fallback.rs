@@ -28,7 +28,16 @@ impl Derive {
 /// reached through `#[toon(crate = "...")]` where the input gives one.
 pub fn fallback(input: &DeriveInput, derive: Derive, errors: syn::Error) -> TokenStream {
     let ident = &input.ident;
-    let (impl_g, ty_g, where_g) = input.generics.split_for_impl();
+    let mut generics = input.generics.clone();
+    if let Derive::Toon = derive {
+        // `Toon` is `'static`: a stub for a type with a lifetime (itself
+        // refused) must not add an error of its own.
+        generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(Self: 'static));
+    }
+    let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let errors = errors.to_compile_error();
     let krate = runtime_path(crate_override(input).as_ref());
     let items = match derive {

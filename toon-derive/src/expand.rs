@@ -68,7 +68,7 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
     let read = read_fields(fields, quote!(Self));
     let shape_ref = named_shape_ref(&name);
     let from_row = from_row(fields, &default);
-    let keeps_row = keeps_row(fields.iter());
+    let stream_row = stream_row(fields.iter());
     Body3 {
         to_value: quote! {
             let mut __map = __toon::__private::Map::new();
@@ -80,7 +80,7 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
             let mut __fields = __cx.object(__node, #name)?;
             #read
         },
-        extra: quote!(#shape_ref #from_row #keeps_row),
+        extra: quote!(#shape_ref #from_row #stream_row),
     }
 }
 
@@ -89,7 +89,7 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
 /// a tagged enum's variants a key is answered only where every variant that
 /// has it gives it the same type; elsewhere the stream cannot tell which
 /// variant it is reading, and keeps every row (`None`).
-fn keeps_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
+fn stream_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
     let fields: Vec<&Field<'_>> = fields.filter(|f| !f.attrs.skip).collect();
     let type_of = |f: &Field<'_>| f.ty.to_token_stream().to_string();
     let mut seen = std::collections::BTreeSet::new();
@@ -107,13 +107,14 @@ fn keeps_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
             return None;
         }
         let ty = f.ty;
-        Some(quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__keeps_row("", __row), })
+        Some(quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__stream_row("", __row, __sink), })
     });
     let arms: Vec<TokenStream> = arms.collect();
     quote! {
-        fn __keeps_row(
+        fn __stream_row(
             __key: &str,
             __row: &__toon::StreamElement,
+            __sink: ::core::option::Option<&mut __toon::__private::RowSink>,
         ) -> ::core::option::Option<bool> {
             match __key {
                 #(#arms)*
@@ -194,11 +195,12 @@ fn expand_newtype(member: &syn::Member, ty: &syn::Type) -> Body3 {
             fn __missing() -> ::core::option::Option<Self> {
                 <#ty as __toon::Toon>::__missing().map(#wrap)
             }
-            fn __keeps_row(
+            fn __stream_row(
                 __key: &str,
                 __row: &__toon::StreamElement,
+                __sink: ::core::option::Option<&mut __toon::__private::RowSink>,
             ) -> ::core::option::Option<bool> {
-                <#ty as __toon::Toon>::__keeps_row(__key, __row)
+                <#ty as __toon::Toon>::__stream_row(__key, __row, __sink)
             }
         },
     }
@@ -290,8 +292,8 @@ fn expand_tagged(c: &Container<'_>, tag: &str, variants: &[Variant<'_>]) -> Body
         },
         extra: {
             let shape_ref = named_shape_ref(&name);
-            let keeps_row = keeps_row(variants.iter().flat_map(|v| &v.fields));
-            quote!(#shape_ref #keeps_row)
+            let stream_row = stream_row(variants.iter().flat_map(|v| &v.fields));
+            quote!(#shape_ref #stream_row)
         },
     }
 }

@@ -1,6 +1,7 @@
 //! The tolerant reply decoder: a model's completion to a JSON value, repairing a
 //! fixed set of formatting mistakes and refusing what cannot be read without guessing.
 
+mod ahead;
 mod error;
 mod finish;
 mod forgive;
@@ -15,6 +16,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+pub(crate) use ahead::ReadAhead;
 pub use error::{ParseError, ParseErrorKind};
 pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
@@ -127,9 +129,11 @@ pub fn decode_reply_with_options(
     let mut findings = Findings::default();
     let mut buf = String::new();
     let result =
-        decode_reply_guided(completion, &mut buf, None, options, &mut findings).map(|g| Reply {
-            value: g.value.into_value(),
-            repairs: g.repairs,
+        decode_reply_guided(completion, &mut buf, None, options, &mut findings, None).map(|g| {
+            Reply {
+                value: g.value.into_value(),
+                repairs: g.repairs,
+            }
         });
     settle(result, completion, options, &findings.short_rows, &|_| None)
 }
@@ -236,6 +240,7 @@ pub(crate) fn decode_reply_guided<'c>(
     guide: Option<&dyn Guide>,
     options: &ReplyOptions,
     findings: &mut Findings,
+    ahead: Option<&ReadAhead>,
 ) -> Result<Guided<'c>, ParseError> {
     too_long(completion, options)?;
     let spec = DecodeOptions {
@@ -254,7 +259,11 @@ pub(crate) fn decode_reply_guided<'c>(
     // reasoning, fences or prose is never a document as it stands, even when it
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
-        if let Ok(value) = decode_with(completion, &spec, &mut Spec) {
+        let decoded = match ahead {
+            Some(mut ahead) => decode_with(completion, &spec, &mut ahead),
+            None => decode_with(completion, &spec, &mut Spec),
+        };
+        if let Ok(value) = decoded {
             return Ok(Guided {
                 value,
                 repairs: Vec::new(),

@@ -1,6 +1,8 @@
 //! The typed decoder's state while it walks a decoded value: the field path, for
 //! errors, and the repairs so far.
 
+use std::any::Any;
+
 use super::constrain::{violation, Measure, Measured};
 use super::{Constraints, RowCells, Toon};
 use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
@@ -24,6 +26,9 @@ pub struct Cx {
     drop_rows: bool,
     /// Field patterns compiled so far.
     patterns: Vec<(&'static str, Option<regex_lite::Regex>)>,
+    /// Rows read ahead by a stream, by the line of their table's first row
+    /// (see `typed::Ahead`).
+    ahead: Vec<(usize, Box<dyn Any>)>,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -47,7 +52,13 @@ impl Cx {
             repairs,
             drop_rows,
             patterns: Vec::new(),
+            ahead: Vec::new(),
         }
+    }
+
+    /// The rows a stream read ahead, which [`rows`](Self::rows) takes.
+    pub(crate) fn read_ahead(&mut self, values: Vec<(usize, Box<dyn Any>)>) {
+        self.ahead = values;
     }
 
     /// Checks a field's value against its constraints: outside them, the value
@@ -279,7 +290,13 @@ impl Cx {
     /// Reads the rows of a table: each lent to `T` as a [`Row`] when the header
     /// is flat, so no row is assembled into an object. A table whose every row
     /// had to be dropped is refused: the model wrote rows, and none could be read.
-    pub(crate) fn rows<T: Toon>(&mut self, table: Table<'_>) -> Result<Vec<T>, ParseError> {
+    pub(crate) fn rows<T: Toon>(&mut self, mut table: Table<'_>) -> Result<Vec<T>, ParseError> {
+        if table.ahead.is_some() {
+            if let Some(rows) = self.take_ahead(&table) {
+                return Ok(rows);
+            }
+            table = table.with_cells();
+        }
         let mut out = Vec::with_capacity(table.len());
         let mut first = None;
         if !table.is_flat() {
@@ -294,6 +311,7 @@ impl Cx {
             cells,
             ends,
             lines,
+            ..
         } = table;
         // A row lends its cells for as long as they may borrow the text, so
         // the rows are split off the cells one by one.
@@ -326,6 +344,20 @@ impl Cx {
         }
         self.memo = outer;
         every_row_dropped(out, first)
+    }
+
+    /// The rows of `table` as a stream read them ahead, if they are of type
+    /// `T`, all of them, and read in one pass: what the loop in
+    /// [`rows`](Self::rows) would read, each row through the same
+    /// `T::__from_row` from the same cells.
+    fn take_ahead<T: Toon>(&mut self, table: &Table<'_>) -> Option<Vec<T>> {
+        if !super::row::one_pass() || !table.is_flat() {
+            return None;
+        }
+        let first = *table.lines.first()?;
+        let at = self.ahead.iter().position(|(line, _)| *line == first)?;
+        let rows = self.ahead.swap_remove(at).1.downcast::<Vec<T>>().ok()?;
+        (rows.len() == table.len()).then_some(*rows)
     }
 
     /// A single value where a list is wanted, read as a one-item list (reported).

@@ -17,12 +17,12 @@ pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, CellCheck, RowCells};
-pub use stream::{Element, Event, ToonEvents, ToonStream};
+pub use stream::{Element, Event, RowSink, ToonEvents, ToonStream};
 
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
-use crate::reply::{decode_reply_guided, settle, Findings};
+use crate::reply::{decode_reply_guided, settle, Findings, ReadAhead};
 use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
@@ -31,9 +31,13 @@ use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 /// unit variants; the standard types (`String`, `bool`, the integers and
 /// floats, `Option`, `Vec`, `Box`, maps with `String` keys) implement it already.
 ///
+/// A `Toon` type is `'static`: it owns everything it reads from a reply (the
+/// derive refuses borrowed fields), which lets a stream hand the rows it has
+/// already read to its `finish`.
+///
 /// The `__` methods are what the derive generates; they are not part of the
 /// stable API. Call the others.
-pub trait Toon: Sized {
+pub trait Toon: Sized + 'static {
     #[doc(hidden)]
     fn __shape() -> Shape;
 
@@ -90,9 +94,10 @@ pub trait Toon: Sized {
     /// array for `""`): `Some(false)` for a row its reading drops (a row the
     /// element type cannot read, reported as `dropped_row`), so that a stream
     /// neither emits it nor counts it; `None` where `key` names no array of
-    /// this type.
+    /// this type. With a `sink`, a row read in one pass goes into it, for
+    /// the stream's `finish`.
     #[doc(hidden)]
-    fn __keeps_row(_key: &str, _row: &Element) -> Option<bool> {
+    fn __stream_row(_key: &str, _row: &Element, _sink: Option<&mut RowSink>) -> Option<bool> {
         None
     }
 
@@ -151,46 +156,7 @@ pub trait Toon: Sized {
         completion: &str,
         options: &ReplyOptions,
     ) -> Result<Reply<Self>, ParseError> {
-        let shape = Self::__shape();
-        // Delimited prose fields are cut out first; the rest is read as TOON.
-        let prose_names = delimited::names(&shape);
-        let (completion, mut prose) = if prose_names.is_empty() {
-            (std::borrow::Cow::Borrowed(completion), Vec::new())
-        } else {
-            let (toon, prose) =
-                delimited::split(completion, &prose_names, options.finish_reason)
-                    .map_err(|e| e.in_format("TOON, exactly as the instructions show"))?;
-            (std::borrow::Cow::Owned(toon), prose)
-        };
-        let completion = completion.as_ref();
-        let guide = guide::TypeGuide::new(shape);
-        let mut findings = Findings::default();
-        let mut read = || {
-            let mut buf = String::new();
-            let mut decoded =
-                decode_reply_guided(completion, &mut buf, Some(&guide), options, &mut findings)?;
-            delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
-            // Every value carries its line, so errors and typed repairs are placed as they are made.
-            let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
-            let value = Self::__from_node(decoded.value, &mut cx)
-                .map_err(|e| e.placed_in(completion, &[completion, &buf]))?;
-            let mut repairs = cx.into_repairs();
-            // A row dropped for a missing cell says which, where only one column can be it.
-            for r in repairs
-                .iter_mut()
-                .filter(|r| r.kind == RepairKind::DroppedRow)
-            {
-                if let Some(column) = findings.missing_cell(r.line) {
-                    r.detail = format!("the row has no `{column}`: {}", r.detail);
-                }
-            }
-            Ok(Reply { value, repairs })
-        };
-        let result = read();
-        settle(result, completion, options, &findings.short_rows, &|line| {
-            findings.missing_cell(line)
-        })
-        .map_err(|e| e.in_format("TOON, exactly as the instructions show"))
+        read(completion, options, None)
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
@@ -234,4 +200,72 @@ pub trait Toon: Sized {
     fn toon_grammar(syntax: GrammarSyntax) -> String {
         crate::grammar::toon_grammar(&Self::__shape(), syntax)
     }
+}
+
+/// [`Toon::from_toon_with_options`], given the rows a stream has already read
+/// into their types (`ahead`), which the decode then takes instead of reading
+/// them again.
+pub(crate) fn read<T: Toon>(
+    completion: &str,
+    options: &ReplyOptions,
+    mut ahead: Option<Ahead>,
+) -> Result<Reply<T>, ParseError> {
+    let shape = T::__shape();
+    // Delimited prose fields are cut out first; the rest is read as TOON.
+    let prose_names = delimited::names(&shape);
+    let (completion, mut prose) = if prose_names.is_empty() {
+        (std::borrow::Cow::Borrowed(completion), Vec::new())
+    } else {
+        let (toon, prose) = delimited::split(completion, &prose_names, options.finish_reason)
+            .map_err(|e| e.in_format("TOON, exactly as the instructions show"))?;
+        (std::borrow::Cow::Owned(toon), prose)
+    };
+    let completion = completion.as_ref();
+    let guide = guide::TypeGuide::new(shape);
+    let mut findings = Findings::default();
+    let mut read = || {
+        let mut buf = String::new();
+        let mut decoded = decode_reply_guided(
+            completion,
+            &mut buf,
+            Some(&guide),
+            options,
+            &mut findings,
+            ahead.as_ref().map(|a| &a.rows),
+        )?;
+        delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
+        // Every value carries its line, so errors and typed repairs are placed as they are made.
+        let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
+        if let Some(ahead) = &mut ahead {
+            cx.read_ahead(std::mem::take(&mut ahead.values));
+        }
+        let value = T::__from_node(decoded.value, &mut cx)
+            .map_err(|e| e.placed_in(completion, &[completion, &buf]))?;
+        let mut repairs = cx.into_repairs();
+        // A row dropped for a missing cell says which, where only one column can be it.
+        for r in repairs
+            .iter_mut()
+            .filter(|r| r.kind == RepairKind::DroppedRow)
+        {
+            if let Some(column) = findings.missing_cell(r.line) {
+                r.detail = format!("the row has no `{column}`: {}", r.detail);
+            }
+        }
+        Ok(Reply { value, repairs })
+    };
+    let result = read();
+    settle(result, completion, options, &findings.short_rows, &|line| {
+        findings.missing_cell(line)
+    })
+    .map_err(|e| e.in_format("TOON, exactly as the instructions show"))
+}
+
+/// Rows a stream has read into their types as their lines ended, for its
+/// `finish`: where they stand in the completion, and their values (each a
+/// `Vec` of the element type, as `Box<dyn Any>`) by the line of their
+/// table's first row.
+#[derive(Debug)]
+pub(crate) struct Ahead {
+    pub rows: ReadAhead,
+    pub values: Vec<(usize, Box<dyn std::any::Any>)>,
 }

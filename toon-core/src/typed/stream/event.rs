@@ -1,6 +1,7 @@
 //! What the stream yields: events, and the array elements they carry, kept as
 //! the model wrote them until they are asked for.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
@@ -9,7 +10,7 @@ use super::super::row::one_pass;
 use super::super::{Cx, RowCells, Toon};
 use crate::header::Field;
 use crate::lex::{count_cells, read_cells};
-use crate::node::{fill, Memo, Node, Row, Scalar};
+use crate::node::{fill, is_flat, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, Repair};
 
 /// A value the stream has decided.
@@ -105,6 +106,8 @@ pub(crate) struct Columns {
     pub delim: char,
     /// The cells a row of this table has.
     pub width: usize,
+    /// Whether a row is lent to a type cell by cell (see `Table::is_flat`).
+    pub flat: bool,
     /// Where a type found its fields among the columns, kept from row to row
     /// as the whole reply keeps it (see `node::Memo`).
     memo: Mutex<Memo>,
@@ -114,6 +117,7 @@ impl Columns {
     pub(crate) fn new(fields: Vec<Field>, delim: char) -> Self {
         Columns {
             width: Field::leaf_count(&fields),
+            flat: is_flat(&fields),
             fields,
             delim,
             memo: Mutex::new(Memo::new()),
@@ -164,20 +168,43 @@ impl Element {
     /// # Errors
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
+        // As the whole reply reads a row: in one pass where it can.
+        if let Some(value) = self.in_one_pass() {
+            return Ok(value);
+        }
         match &self.body {
             Body::Row { text, columns } => lend_row(text, columns, self.line, |row| {
-                // As the whole reply reads a row: in one pass where it can.
-                if one_pass() {
-                    let read =
-                        columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
-                    if let Some(value) = read {
-                        return Ok(value);
-                    }
-                }
                 E::__from_node(Node::Row(row), &mut Cx::default())
             }),
             Body::Value(value) => E::__from_node(Node::from(value.clone()), &mut Cx::default()),
         }
+    }
+
+    /// A clean row read as `E` in one pass, where it reads as it stands.
+    fn in_one_pass<E: Toon>(&self) -> Option<E> {
+        match &self.body {
+            Body::Row { text, columns } if one_pass() => {
+                lend_row(text, columns, self.line, |row| {
+                    columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)))
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// [`kept`](Self::kept), for a stream that keeps what it reads for its
+    /// `finish`: a row of a flat table that reads in one pass goes into
+    /// `sink`, read as the whole reply would read it.
+    pub(crate) fn stream<E: Toon>(&self, sink: Option<&mut RowSink>) -> bool {
+        if let (Some(sink), Body::Row { columns, .. }) = (sink, &self.body) {
+            if columns.flat {
+                if let Some(value) = self.in_one_pass::<E>() {
+                    sink.push(value);
+                    return true;
+                }
+            }
+        }
+        self.kept::<E>()
     }
 
     /// Does the whole reply keep this element as a row of a `Vec<E>`? It
@@ -229,6 +256,39 @@ impl Element {
     /// whole reply, at [`finish`](super::ToonStream::finish), not here.
     pub fn repairs(&self) -> &[Repair] {
         &self.repairs
+    }
+}
+
+/// Where a stream keeps the values of a table's rows, read into their type
+/// as their lines end, so that its `finish` need not read them again (see
+/// [`Element::stream`]). Generated code passes it along to the element type.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct RowSink {
+    /// A `Vec` of the element type.
+    rows: Option<Box<dyn Any>>,
+    /// How many rows it holds.
+    len: usize,
+}
+
+impl RowSink {
+    /// Adds a row's value, unless the rows so far are of another type.
+    fn push<E: Toon>(&mut self, value: E) {
+        let rows = self.rows.get_or_insert_with(|| Box::new(Vec::<E>::new()));
+        if let Some(rows) = rows.downcast_mut::<Vec<E>>() {
+            rows.push(value);
+            self.len += 1;
+        }
+    }
+
+    /// How many rows it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The rows, a `Vec` of their type.
+    pub(crate) fn into_rows(self) -> Option<Box<dyn Any>> {
+        self.rows
     }
 }
 

@@ -32,7 +32,9 @@
 //!
 //! Memory: [`ToonStream`] keeps the text it has been fed, so that `finish`
 //! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
-//! text. [`ToonEvents`] is the same decoder without `finish`: it drops each line
+//! text, and the value of each clean table row, read into its type as the row
+//! ended: the decode `finish` runs takes those values where it meets the very
+//! rows they were read from, instead of reading the rows again. [`ToonEvents`] is the same decoder without `finish`: it drops each line
 //! once its events are decided, so its memory is bounded by the longest line and
 //! the record being built, however long the completion.
 
@@ -41,7 +43,7 @@ mod reader;
 
 use std::marker::PhantomData;
 
-pub use event::{Element, Event};
+pub use event::{Element, Event, RowSink};
 use reader::Reader;
 
 use super::guide::TypeGuide;
@@ -111,13 +113,27 @@ impl<T: Toon> ToonStream<T> {
 
     /// A stream with other limits (they apply at [`finish`](Self::finish)).
     pub fn with_options(options: ReplyOptions) -> Self {
+        Self::build(options, true)
+    }
+
+    /// A stream; `keep_text` for one that will `finish`, which then also
+    /// keeps each clean row read into its type, so that `finish` does not
+    /// read it again (prose fields aside, which `finish` cuts out first).
+    fn build(options: ReplyOptions, keep_text: bool) -> Self {
+        let prose_names = super::delimited::names(&T::__shape());
+        let ahead = keep_text && prose_names.is_empty();
         ToonStream {
             text: String::new(),
             scanned: 0,
             searched: 0,
-            reader: Reader::new(TypeGuide::new(T::__shape()), options, T::__keeps_row),
-            keep_text: true,
-            prose_names: super::delimited::names(&T::__shape()),
+            reader: Reader::new(
+                TypeGuide::new(T::__shape()),
+                options,
+                T::__stream_row,
+                ahead,
+            ),
+            keep_text,
+            prose_names,
             prose: None,
             _type: PhantomData,
         }
@@ -162,7 +178,7 @@ impl<T: Toon> ToonStream<T> {
             };
             let line_end = from + end;
             let line = self.text[self.scanned..line_end].trim_end_matches('\r');
-            self.reader.line(line, &mut events);
+            self.reader.line(line, self.scanned, &mut events);
             self.scanned = line_end + 1;
         }
         if !self.keep_text {
@@ -180,7 +196,7 @@ impl<T: Toon> ToonStream<T> {
         let mut events = Vec::new();
         if self.scanned < self.text.len() {
             let line = self.text[self.scanned..].trim_end_matches('\r');
-            self.reader.line(line, &mut events);
+            self.reader.line(line, self.scanned, &mut events);
             self.scanned = self.text.len();
         }
         self.reader.close_block(&mut events);
@@ -192,8 +208,11 @@ impl<T: Toon> ToonStream<T> {
     ///
     /// # Errors
     /// As [`Toon::from_toon`].
-    pub fn finish(self) -> Result<Reply<T>, ParseError> {
-        T::from_toon_with_options(&self.text, self.reader.options())
+    pub fn finish(mut self) -> Result<Reply<T>, ParseError> {
+        // The rows already read are taken as read, where the decode meets
+        // them as they were read; everything else is read as `from_toon` reads it.
+        let ahead = self.reader.take_ahead(&self.text);
+        super::read(&self.text, self.reader.options(), ahead)
     }
 
     /// [`finish`](Self::finish), told how the server said the reply ended (its
@@ -330,9 +349,7 @@ impl<T: Toon> Default for ToonEvents<T> {
 impl<T: Toon> ToonEvents<T> {
     /// An events-only stream.
     pub fn new() -> Self {
-        let mut stream = ToonStream::new();
-        stream.keep_text = false;
-        ToonEvents(stream)
+        ToonEvents(ToonStream::build(ReplyOptions::default(), false))
     }
 
     /// Feeds the next chunk; returns the events it decided.
@@ -344,5 +361,164 @@ impl<T: Toon> ToonEvents<T> {
     /// The stream has ended: decides the last line and the list item still open.
     pub fn end(&mut self) -> Vec<Event> {
         self.0.end()
+    }
+}
+
+#[cfg(all(test, feature = "derive"))]
+mod tests {
+    use super::*;
+    use crate::reply::ReadAhead;
+    use crate::typed::{read, Ahead};
+
+    #[derive(Debug, Clone, PartialEq, crate::Toon)]
+    #[toon(crate = "crate")]
+    struct Row {
+        id: u32,
+        name: String,
+    }
+
+    #[derive(Debug, PartialEq, crate::Toon)]
+    #[toon(crate = "crate")]
+    struct Rows {
+        title: String,
+        rows: Vec<Row>,
+    }
+
+    const REPLY: &str = "title: t\nrows[3]{id,name}:\n  1,Ada\n  2,Bo\n  3,Cy\n";
+
+    fn streamed(text: &str) -> ToonStream<Rows> {
+        let mut s = ToonStream::<Rows>::new();
+        for at in (0..text.len()).step_by(4) {
+            s.push(&text[at..text.len().min(at + 4)]);
+        }
+        s.end();
+        s
+    }
+
+    /// The stream keeps every clean row's value, and where each row stands.
+    #[test]
+    fn a_clean_table_is_read_ahead() {
+        let mut s = streamed(REPLY);
+        let text = s.text.clone();
+        let ahead = s
+            .reader
+            .take_ahead(&s.text)
+            .expect("the table is read ahead");
+        assert_eq!(ahead.values.len(), 1);
+        assert_eq!(ahead.values[0].0, 3, "keyed by the first row's line");
+        let rows = ahead.values[0].1.downcast_ref::<Vec<Row>>().unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(
+            rows[2],
+            Row {
+                id: 3,
+                name: "Cy".into()
+            }
+        );
+        let from = |row: &str| text.find(row).unwrap();
+        let expected: Vec<(usize, Vec<std::ops::Range<usize>>)> = vec![(
+            2,
+            ["1,Ada", "2,Bo", "3,Cy"]
+                .iter()
+                .map(|r| from(r)..from(r) + r.len())
+                .collect(),
+        )];
+        assert_eq!(
+            format!("{:?}", ahead.rows),
+            format!("{:?}", ReadAhead::new(&s.text, expected))
+        );
+    }
+
+    /// A table with a row the stream could not read as it stands is left
+    /// for `finish` to read.
+    #[test]
+    fn a_table_with_a_repaired_row_is_not_read_ahead() {
+        let mut s = streamed("title: t\nrows[3]{id,name}:\n  1,Ada\n  \"2\",Bo\n  3,Cy\n");
+        assert!(s.reader.take_ahead(&s.text).is_none());
+        let mut s = streamed("title: t\nrows[2]{id,name}:\n  1,Ada\n  2\n");
+        assert!(s.reader.take_ahead(&s.text).is_none());
+    }
+
+    /// `finish` takes the values read ahead (here, on purpose, other than the
+    /// text's), where the decode meets the very rows they were read from;
+    /// anywhere else (other bytes, a copy of the text) it reads the text.
+    #[test]
+    fn finish_takes_rows_read_ahead_only_where_they_stand() {
+        let at = |row: &str| REPLY.find(row).unwrap();
+        let ranges = |text: &str| {
+            ["1,Ada", "2,Bo", "3,Cy"]
+                .iter()
+                .map(|r| {
+                    let from = text.find(r).unwrap();
+                    from..from + r.len()
+                })
+                .collect::<Vec<_>>()
+        };
+        let planted = || {
+            let rows: Vec<Row> = (0..3)
+                .map(|i| Row {
+                    id: 90 + i,
+                    name: "x".into(),
+                })
+                .collect();
+            vec![(3, Box::new(rows) as Box<dyn std::any::Any>)]
+        };
+        let options = ReplyOptions::default();
+        let taken = read::<Rows>(
+            REPLY,
+            &options,
+            Some(Ahead {
+                rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
+                values: planted(),
+            }),
+        )
+        .unwrap();
+        assert_eq!(taken.value.rows[0].id, 90, "the rows read ahead are taken");
+        // The same positions in a copy of the text: not the rows read.
+        let copy = REPLY.to_owned();
+        let read_again = read::<Rows>(
+            &copy,
+            &options,
+            Some(Ahead {
+                rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
+                values: planted(),
+            }),
+        )
+        .unwrap();
+        assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
+        // A row out of place (the second row's bytes shifted by one).
+        let mut shifted = ranges(REPLY);
+        shifted[1] = at("2,Bo") + 1..at("2,Bo") + 5;
+        let read_again = read::<Rows>(
+            REPLY,
+            &options,
+            Some(Ahead {
+                rows: ReadAhead::new(REPLY, vec![(2, shifted)]),
+                values: planted(),
+            }),
+        )
+        .unwrap();
+        assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
+        // Values of another type than the table's rows.
+        let read_again = read::<Rows>(
+            REPLY,
+            &options,
+            Some(Ahead {
+                rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
+                values: vec![(3, Box::new(vec![1u8, 2, 3]) as Box<dyn std::any::Any>)],
+            }),
+        )
+        .unwrap();
+        assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
+    }
+
+    /// End to end: the stream's `finish` on a clean reply is `from_toon`.
+    #[test]
+    fn finish_on_rows_read_ahead_is_from_toon() {
+        let s = streamed(REPLY);
+        let finished = s.finish().unwrap();
+        let whole = Rows::from_toon_with_report(REPLY).unwrap();
+        assert_eq!(finished.value, whole.value);
+        assert_eq!(finished.repairs, whole.repairs);
     }
 }

@@ -2,19 +2,23 @@
 //! prose, the document), which top-level block it belongs to, and the events a
 //! complete line decides.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{Columns, Element, Event};
+use super::event::{Columns, Element, Event, RowSink};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::Node;
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
 use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
-use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
+use crate::reply::{
+    decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, ReplyOptions,
+};
 use crate::typed::guide::TypeGuide;
+use crate::typed::Ahead;
 
 /// What the current top-level block is, as far as events go.
 #[derive(Debug)]
@@ -62,22 +66,64 @@ pub(super) struct Reader {
     /// The 1-based line of the completion being read.
     line: usize,
     /// Whether the whole reply keeps a table row, as the type reads it.
-    keeps_row: KeepsRow,
+    stream_row: StreamRow,
+    /// The line being read: its address and length, and where it begins in
+    /// the completion, so that a row knows its bytes.
+    at: (usize, usize, usize),
+    /// The tables whose rows are read into their type as they end, for
+    /// `finish`; `None` where nothing is kept for a `finish`.
+    ahead: Option<Vec<TableAhead>>,
 }
 
-/// [`Toon::__keeps_row`](crate::Toon) of the stream's type.
-pub(super) type KeepsRow = fn(&str, &Element) -> Option<bool>;
+/// [`Toon::__stream_row`](crate::Toon) of the stream's type.
+pub(super) type StreamRow = fn(&str, &Element, Option<&mut RowSink>) -> Option<bool>;
+
+/// A table's rows read into their type as they ended.
+#[derive(Debug)]
+struct TableAhead {
+    header_line: usize,
+    first_line: usize,
+    /// Each row's bytes in the completion.
+    rows: Vec<Range<usize>>,
+    sink: RowSink,
+    /// Every row so far is in `sink`: a table any of whose rows is not is
+    /// left for `finish` to read.
+    whole: bool,
+}
 
 impl Reader {
-    pub(super) fn new(guide: TypeGuide, options: ReplyOptions, keeps_row: KeepsRow) -> Self {
+    /// A reader; `ahead`: keep each clean row's value for `finish`.
+    pub(super) fn new(
+        guide: TypeGuide,
+        options: ReplyOptions,
+        stream_row: StreamRow,
+        ahead: bool,
+    ) -> Self {
         Reader {
             phase: Phase::Before,
             block: Block::Opaque,
             guide,
             options,
             line: 0,
-            keeps_row,
+            stream_row,
+            at: (0, 0, 0),
+            ahead: ahead.then(Vec::new),
         }
+    }
+
+    /// The rows read ahead of whole tables, for a `finish` on `completion`.
+    pub(super) fn take_ahead(&mut self, completion: &str) -> Option<Ahead> {
+        let (mut rows, mut values) = (Vec::new(), Vec::new());
+        for table in self.ahead.take()? {
+            if let (true, Some(sink)) = (table.whole, table.sink.into_rows()) {
+                rows.push((table.header_line, table.rows));
+                values.push((table.first_line, sink));
+            }
+        }
+        (!values.is_empty()).then(|| Ahead {
+            rows: ReadAhead::new(completion, rows),
+            values,
+        })
     }
 
     pub(super) fn options_mut(&mut self) -> &mut ReplyOptions {
@@ -98,9 +144,10 @@ impl Reader {
         self.line += n;
     }
 
-    /// The next complete line of the completion.
-    pub(super) fn line(&mut self, line: &str, events: &mut Vec<Event>) {
+    /// The next complete line of the completion, which begins at byte `start`.
+    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Vec<Event>) {
         self.line += 1;
+        self.at = (line.as_ptr() as usize, line.len(), start);
         if let Some((content, columns)) = self.plain_row(line) {
             return self.row(content, Some(columns), events);
         }
@@ -239,6 +286,15 @@ impl Reader {
                         columns,
                         index: 0,
                     };
+                    if let Some(ahead) = &mut self.ahead {
+                        ahead.push(TableAhead {
+                            header_line: self.line,
+                            first_line: 0,
+                            rows: Vec::new(),
+                            sink: RowSink::default(),
+                            whole: true,
+                        });
+                    }
                 } else if h.fields.is_none() && h.rest.is_empty() {
                     self.block = Block::List {
                         key,
@@ -339,6 +395,12 @@ impl Reader {
             return;
         };
         let at = self.line;
+        // The row's bytes, where it is the completion's own text.
+        let (line_at, line_len, line_start) = self.at;
+        let offset = (content.as_ptr() as usize).wrapping_sub(line_at);
+        let bytes =
+            (offset <= line_len).then(|| line_start + offset..line_start + offset + content.len());
+        let read_clean = clean.is_some();
         let element = match clean {
             Some(columns) => Some(Element::row(content, columns, at)),
             None => {
@@ -351,9 +413,37 @@ impl Reader {
                 }
             }
         };
+        // A stream keeps a clean row's value for `finish`, while every row of
+        // its table so far is kept.
+        let mut table = self
+            .ahead
+            .as_mut()
+            .and_then(|tables| tables.last_mut())
+            .filter(|t| t.header_line == *header_line && t.whole);
+        if !read_clean {
+            if let Some(t) = table.take() {
+                t.whole = false;
+            }
+        }
         // A row the type cannot read is dropped from the whole reply: it has
         // no event and no index, so later rows keep the final value's indices.
-        let element = element.filter(|e| (self.keeps_row)(key, e) != Some(false));
+        let element = element.filter(|e| {
+            let Some(t) = table else {
+                return (self.stream_row)(key, e, None) != Some(false);
+            };
+            let before = t.sink.len();
+            let kept = (self.stream_row)(key, e, Some(&mut t.sink)) != Some(false);
+            match bytes {
+                Some(bytes) if t.sink.len() == before + 1 => {
+                    if t.rows.is_empty() {
+                        t.first_line = at;
+                    }
+                    t.rows.push(bytes);
+                }
+                _ => t.whole = false,
+            }
+            kept
+        });
         if let Some(element) = element {
             events.push(Event::Item {
                 key: key.clone(),
@@ -432,6 +522,7 @@ impl Reader {
             Some(&self.guide as &dyn Guide),
             &self.options,
             findings,
+            None,
         )
         .ok()?;
         let value = match decoded.value {

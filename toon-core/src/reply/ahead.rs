@@ -1,0 +1,62 @@
+//! Rows a reader has already read into its type (a stream's, which reads each
+//! row as its line ends), so that the decode its `finish` runs need not read
+//! them again. Nothing here is forgiven: a row counts as read ahead only
+//! where the decoder meets that very row of the completion, unchanged, as the
+//! row of the same table at the same place.
+
+use std::ops::Range;
+
+use crate::decode::{Cursor, Forgive, Result};
+use crate::header::Field;
+use crate::node::Placed;
+
+/// Where the rows read ahead stand in the completion.
+#[derive(Debug)]
+pub(crate) struct ReadAhead {
+    /// The completion's address: a row is the one read ahead only if it is
+    /// the completion's own text at the same bytes, not a repaired copy.
+    base: usize,
+    /// Each table by its header's line, with its rows' bytes in order.
+    tables: Vec<(usize, Vec<Range<usize>>)>,
+}
+
+impl ReadAhead {
+    /// The rows of `tables` (by header line) of `completion`.
+    pub(crate) fn new(completion: &str, tables: Vec<(usize, Vec<Range<usize>>)>) -> Self {
+        ReadAhead {
+            base: completion.as_ptr() as usize,
+            tables,
+        }
+    }
+}
+
+/// On the decode of the completion as it stands: forgives nothing, as the
+/// specification, and knows the rows read ahead.
+impl<'a> Forgive<'a> for &ReadAhead {
+    fn count(&mut self, _: usize, _: usize, _: usize) -> bool {
+        false
+    }
+    fn blank_line(&mut self, _: usize) -> bool {
+        false
+    }
+    fn malformed_row(&mut self, _: usize, _: String, _: bool) -> bool {
+        false
+    }
+    fn records(
+        &mut self,
+        _: &mut Cursor<'a>,
+        _: usize,
+        _: Option<&[Field]>,
+    ) -> Result<Option<Vec<Placed<'a>>>> {
+        Ok(None)
+    }
+    fn read_ahead(&self, header: usize, i: usize, row: &str) -> bool {
+        // The row's bytes: past the completion's end for any other text.
+        let start = (row.as_ptr() as usize).wrapping_sub(self.base);
+        self.tables
+            .iter()
+            .find(|(line, _)| *line == header)
+            .and_then(|(_, rows)| rows.get(i))
+            == Some(&(start..start + row.len()))
+    }
+}
