@@ -165,28 +165,6 @@ pub(crate) fn read_cells<'a>(
     Ok(())
 }
 
-/// How many cells a row has when every one reads as a value token (as
-/// [`read_cells`] would read them), or `None`: the check alone, with nothing
-/// kept, since only a quoted token can fail to read.
-pub(crate) fn count_cells(content: &str, delim: char) -> Option<usize> {
-    let b = content.as_bytes();
-    if b.is_empty() {
-        return Some(0);
-    }
-    // Most rows quote nothing: then every delimiter splits, and counting them is the check.
-    if let (true, None) = (delim.is_ascii(), memchr::memchr(b'"', b)) {
-        return Some(memchr::memchr_iter(delim as u8, b).count() + 1);
-    }
-    let mut n = 0;
-    for cell in split_unquoted(content, delim) {
-        if cell.starts_with('"') {
-            parse_quoted(cell).ok()?;
-        }
-        n += 1;
-    }
-    Some(n)
-}
-
 /// Reads a quoted token that must span all of `token` (the §7.4 quoted-token boundary).
 pub(crate) fn parse_quoted(token: &str) -> Result<String, LexError> {
     let (value, end) = parse_quoted_prefix(token)?;

@@ -102,7 +102,7 @@ pub mod __private {
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
     pub use crate::typed::{
-        set_one_pass, CellCheck, Cx, Fields, Measure, Measured, RowCells, RowSink,
+        set_one_pass, CellCheck, Cx, Fields, Measure, Measured, RowCells, RowSink, StreamRow,
     };
     pub use serde_json::{Map, Value};
 }

@@ -107,14 +107,13 @@ fn stream_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
             return None;
         }
         let ty = f.ty;
-        Some(quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__stream_row("", __row, __sink), })
+        Some(quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__stream_row("", __row), })
     });
     let arms: Vec<TokenStream> = arms.collect();
     quote! {
         fn __stream_row(
             __key: &str,
-            __row: &__toon::StreamElement,
-            __sink: ::core::option::Option<&mut __toon::__private::RowSink>,
+            __row: &mut __toon::__private::StreamRow<'_, '_>,
         ) -> ::core::option::Option<bool> {
             match __key {
                 #(#arms)*
@@ -197,10 +196,9 @@ fn expand_newtype(member: &syn::Member, ty: &syn::Type) -> Body3 {
             }
             fn __stream_row(
                 __key: &str,
-                __row: &__toon::StreamElement,
-                __sink: ::core::option::Option<&mut __toon::__private::RowSink>,
+                __row: &mut __toon::__private::StreamRow<'_, '_>,
             ) -> ::core::option::Option<bool> {
-                <#ty as __toon::Toon>::__stream_row(__key, __row, __sink)
+                <#ty as __toon::Toon>::__stream_row(__key, __row)
             }
         },
     }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Number, Value};
 
-use super::{Cx, Element, RowSink, Toon};
+use super::{Cx, StreamRow, Toon};
 use crate::lex::{parse_number, unquoted_token};
 use crate::node::{Node, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, RepairKind};
@@ -247,8 +247,8 @@ impl<T: Toon> Toon for Option<T> {
     fn __missing() -> Option<Self> {
         Some(None)
     }
-    fn __stream_row(key: &str, row: &Element, sink: Option<&mut RowSink>) -> Option<bool> {
-        T::__stream_row(key, row, sink)
+    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
+        T::__stream_row(key, row)
     }
 }
 
@@ -285,8 +285,8 @@ impl<T: Toon> Toon for Box<T> {
     fn __missing() -> Option<Self> {
         T::__missing().map(Box::new)
     }
-    fn __stream_row(key: &str, row: &Element, sink: Option<&mut RowSink>) -> Option<bool> {
-        T::__stream_row(key, row, sink)
+    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
+        T::__stream_row(key, row)
     }
 }
 
@@ -318,8 +318,8 @@ impl<T: Toon> Toon for Vec<T> {
 
     /// A row is dropped where the element type cannot read it; a value
     /// outside its constraint refuses the whole reply instead (`Cx::rows`).
-    fn __stream_row(key: &str, row: &Element, sink: Option<&mut RowSink>) -> Option<bool> {
-        key.is_empty().then(|| row.stream::<T>(sink))
+    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
+        key.is_empty().then(|| row.read::<T>())
     }
 }
 
@@ -344,8 +344,8 @@ macro_rules! maps {
                 map.into_iter().map(|(k, v)| { let x = cx.entry(v, &k)?; Ok((k, x)) }).collect()
             }
             // Every key is the map's: a table at any key holds its values.
-            fn __stream_row(_key: &str, row: &Element, sink: Option<&mut RowSink>) -> Option<bool> {
-                T::__stream_row("", row, sink)
+            fn __stream_row(_key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
+                T::__stream_row("", row)
             }
         }
     )*};

@@ -17,7 +17,7 @@ pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, CellCheck, RowCells};
-pub use stream::{Element, Event, RowSink, ToonEvents, ToonStream};
+pub use stream::{Element, Event, RowSink, StreamRow, ToonEvents, ToonStream};
 
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
@@ -94,10 +94,10 @@ pub trait Toon: Sized + 'static {
     /// array for `""`): `Some(false)` for a row its reading drops (a row the
     /// element type cannot read, reported as `dropped_row`), so that a stream
     /// neither emits it nor counts it; `None` where `key` names no array of
-    /// this type. With a `sink`, a row read in one pass goes into it, for
-    /// the stream's `finish`.
+    /// this type. A row read in one pass goes into the row's sink, where the
+    /// stream keeps values for its `finish`.
     #[doc(hidden)]
-    fn __stream_row(_key: &str, _row: &Element, _sink: Option<&mut RowSink>) -> Option<bool> {
+    fn __stream_row(_key: &str, _row: &mut StreamRow<'_, '_>) -> Option<bool> {
         None
     }
 

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::super::row::one_pass;
 use super::super::{Cx, RowCells, Toon};
 use crate::header::Field;
-use crate::lex::{count_cells, read_cells};
+use crate::lex::read_cells;
 use crate::node::{fill, is_flat, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, Repair};
 
@@ -132,11 +132,6 @@ impl Columns {
             Err(_) => read(&mut Memo::new()),
         }
     }
-
-    /// Does `row` read as it stands: exactly `width` cells, each a value token?
-    pub(crate) fn reads(&self, row: &str) -> bool {
-        self.width > 0 && count_cells(row, self.delim) == Some(self.width)
-    }
 }
 
 impl Element {
@@ -192,19 +187,23 @@ impl Element {
         }
     }
 
-    /// [`kept`](Self::kept), for a stream that keeps what it reads for its
-    /// `finish`: a row of a flat table that reads in one pass goes into
-    /// `sink`, read as the whole reply would read it.
-    pub(crate) fn stream<E: Toon>(&self, sink: Option<&mut RowSink>) -> bool {
-        if let (Some(sink), Body::Row { columns, .. }) = (sink, &self.body) {
-            if columns.flat {
-                if let Some(value) = self.in_one_pass::<E>() {
-                    sink.push(value);
-                    return true;
-                }
-            }
-        }
-        self.kept::<E>()
+    /// Lends the row's cells to `read`, where the element is a row whose cells
+    /// read as they stand, exactly its header's width; `None` otherwise.
+    pub(crate) fn lend_clean<R>(&self, read: impl FnOnce(Row<'_>) -> R) -> Option<R> {
+        let Body::Row { text, columns } = &self.body else {
+            return None;
+        };
+        let mut cells = Vec::with_capacity(columns.width);
+        let whole = read_cells(text, columns.delim, &mut cells).is_ok()
+            && columns.width > 0
+            && cells.len() == columns.width;
+        whole.then(|| {
+            read(Row {
+                fields: &columns.fields,
+                cells: &mut cells,
+                line: self.line,
+            })
+        })
     }
 
     /// Does the whole reply keep this element as a row of a `Vec<E>`? It
@@ -259,22 +258,89 @@ impl Element {
     }
 }
 
+/// A table row as the stream hands it to its type's `Toon::__stream_row`:
+/// the element, its cells where they read as they stand, and where a stream
+/// that will `finish` keeps the row's value. Generated code passes it along to
+/// the element type.
+#[doc(hidden)]
+pub struct StreamRow<'r, 'c> {
+    element: &'r Element,
+    /// The clean row's cells, read once.
+    row: Option<Row<'c>>,
+    sink: Option<&'r mut RowSink>,
+}
+
+impl<'r, 'c> StreamRow<'r, 'c> {
+    pub(crate) fn new(
+        element: &'r Element,
+        row: Option<Row<'c>>,
+        sink: Option<&'r mut RowSink>,
+    ) -> Self {
+        StreamRow { element, row, sink }
+    }
+
+    /// Does the whole reply keep the row, read as a `Vec<E>`'s? A clean row
+    /// is read in one pass from its cells where it can be: into the sink, for
+    /// a stream that will `finish`, or checked without building the value;
+    /// any other element as [`Element::kept`] decides.
+    pub(crate) fn read<E: Toon>(&mut self) -> bool {
+        if let (Some(row), Body::Row { columns, .. }, true) =
+            (&self.row, &self.element.body, one_pass())
+        {
+            match self.sink.as_deref_mut().filter(|_| columns.flat) {
+                Some(sink) => {
+                    let read =
+                        columns.with_memo(|memo| E::__from_row(&mut RowCells::new(row, memo)));
+                    if let Some(value) = read {
+                        sink.push(value);
+                        return true;
+                    }
+                }
+                None => {
+                    if columns.with_memo(|memo| E::__row_reads(&mut RowCells::new(row, memo))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        self.element.kept::<E>()
+    }
+}
+
 /// Where a stream keeps the values of a table's rows, read into their type
 /// as their lines end, so that its `finish` need not read them again (see
-/// [`Element::stream`]). Generated code passes it along to the element type.
+/// [`StreamRow::read`]).
 #[doc(hidden)]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RowSink {
     /// A `Vec` of the element type.
     rows: Option<Box<dyn Any>>,
     /// How many rows it holds.
     len: usize,
+    /// How many rows the table's header declares.
+    declared: usize,
 }
 
 impl RowSink {
+    /// A sink for a table whose header declares `declared` rows.
+    pub(crate) fn new(declared: usize) -> Self {
+        RowSink {
+            rows: None,
+            len: 0,
+            declared,
+        }
+    }
+
     /// Adds a row's value, unless the rows so far are of another type.
     fn push<E: Toon>(&mut self, value: E) {
-        let rows = self.rows.get_or_insert_with(|| Box::new(Vec::<E>::new()));
+        // Room for the declared rows, up to 4 MiB, as the whole reply makes
+        // room for a table's rows: a hostile `[N]` reserves little.
+        let room = self
+            .declared
+            .min((4 << 20) / std::mem::size_of::<E>().max(1));
+        let rows = self
+            .rows
+            .get_or_insert_with(|| Box::new(Vec::<E>::with_capacity(room)));
         if let Some(rows) = rows.downcast_mut::<Vec<E>>() {
             rows.push(value);
             self.len += 1;

@@ -43,7 +43,7 @@ mod reader;
 
 use std::marker::PhantomData;
 
-pub use event::{Element, Event, RowSink};
+pub use event::{Element, Event, RowSink, StreamRow};
 use reader::Reader;
 
 use super::guide::TypeGuide;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{Columns, Element, Event, RowSink};
+use super::event::{Columns, Element, Event, RowSink, StreamRow};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::Node;
@@ -66,7 +66,7 @@ pub(super) struct Reader {
     /// The 1-based line of the completion being read.
     line: usize,
     /// Whether the whole reply keeps a table row, as the type reads it.
-    stream_row: StreamRow,
+    stream_row: ReadRow,
     /// The line being read: its address and length, and where it begins in
     /// the completion, so that a row knows its bytes.
     at: (usize, usize, usize),
@@ -76,7 +76,7 @@ pub(super) struct Reader {
 }
 
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
-pub(super) type StreamRow = fn(&str, &Element, Option<&mut RowSink>) -> Option<bool>;
+pub(super) type ReadRow = fn(&str, &mut StreamRow<'_, '_>) -> Option<bool>;
 
 /// A table's rows read into their type as they ended.
 #[derive(Debug)]
@@ -96,7 +96,7 @@ impl Reader {
     pub(super) fn new(
         guide: TypeGuide,
         options: ReplyOptions,
-        stream_row: StreamRow,
+        stream_row: ReadRow,
         ahead: bool,
     ) -> Self {
         Reader {
@@ -179,11 +179,8 @@ impl Reader {
         if !(plain(first) && plain(last)) {
             return None;
         }
-        let reads = match plain_cells(content.as_bytes(), columns.delim) {
-            Some(cells) => cells == columns.width,
-            None => is_row(content) && columns.reads(content),
-        };
-        reads.then(|| (content, columns.clone()))
+        // Its width is checked as its cells are read, once (`Reader::row`).
+        is_row(content).then(|| (content, columns.clone()))
     }
 
     fn read(&mut self, line: &str, events: &mut Vec<Event>) {
@@ -291,7 +288,7 @@ impl Reader {
                             header_line: self.line,
                             first_line: 0,
                             rows: Vec::new(),
-                            sink: RowSink::default(),
+                            sink: RowSink::new(h.length),
                             whole: true,
                         });
                     }
@@ -353,9 +350,7 @@ impl Reader {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
-                // A row that reads as it stands is kept as its text; any other
-                // goes through the reply decoder's repairs, with its header.
-                let clean = columns.as_ref().filter(|c| c.reads(content)).cloned();
+                let clean = columns.clone();
                 self.row(content, clean, events);
             }
             Block::List {
@@ -382,7 +377,9 @@ impl Reader {
         }
     }
 
-    /// A table row, kept as its text when `clean`, else read with its header.
+    /// A table row: kept as its text where `clean` (its header reads) and its
+    /// cells, read once, are exactly the header's width; else read with its
+    /// header through the reply decoder.
     fn row(&mut self, content: &str, clean: Option<Arc<Columns>>, events: &mut Vec<Event>) {
         let Block::Table {
             key,
@@ -395,24 +392,7 @@ impl Reader {
             return;
         };
         let at = self.line;
-        // The row's bytes, where it is the completion's own text.
-        let (line_at, line_len, line_start) = self.at;
-        let offset = (content.as_ptr() as usize).wrapping_sub(line_at);
-        let bytes =
-            (offset <= line_len).then(|| line_start + offset..line_start + offset + content.len());
-        let read_clean = clean.is_some();
-        let element = match clean {
-            Some(columns) => Some(Element::row(content, columns, at)),
-            None => {
-                let doc = format!("{header}\n  {content}");
-                match self.decode_doc(&doc, key, &[*header_line, at]) {
-                    Some((Value::Array(mut rows), repairs)) if rows.len() == 1 => {
-                        Some(Element::read(rows.remove(0), at, repairs))
-                    }
-                    _ => None,
-                }
-            }
-        };
+        let stream_row = self.stream_row;
         // A stream keeps a clean row's value for `finish`, while every row of
         // its table so far is kept.
         let mut table = self
@@ -420,31 +400,50 @@ impl Reader {
             .as_mut()
             .and_then(|tables| tables.last_mut())
             .filter(|t| t.header_line == *header_line && t.whole);
-        if !read_clean {
-            if let Some(t) = table.take() {
-                t.whole = false;
-            }
-        }
-        // A row the type cannot read is dropped from the whole reply: it has
-        // no event and no index, so later rows keep the final value's indices.
-        let element = element.filter(|e| {
-            let Some(t) = table else {
-                return (self.stream_row)(key, e, None) != Some(false);
-            };
-            let before = t.sink.len();
-            let kept = (self.stream_row)(key, e, Some(&mut t.sink)) != Some(false);
-            match bytes {
-                Some(bytes) if t.sink.len() == before + 1 => {
+        let before = table.as_ref().map_or(0, |t| t.sink.len());
+        let mut decided = clean.and_then(|columns| {
+            let element = Element::row(content, columns, at);
+            let sink = table.as_mut().map(|t| &mut t.sink);
+            let kept = element.lend_clean(|row| {
+                stream_row(key, &mut StreamRow::new(&element, Some(row), sink))
+            })?;
+            Some((element, kept))
+        });
+        match (&mut table, &decided) {
+            (Some(t), Some(_)) if t.sink.len() == before + 1 => {
+                // The row's bytes, where it is the completion's own text.
+                let (line_at, line_len, line_start) = self.at;
+                let offset = (content.as_ptr() as usize).wrapping_sub(line_at);
+                if offset <= line_len {
                     if t.rows.is_empty() {
                         t.first_line = at;
                     }
-                    t.rows.push(bytes);
+                    t.rows
+                        .push(line_start + offset..line_start + offset + content.len());
+                } else {
+                    t.whole = false;
                 }
-                _ => t.whole = false,
             }
-            kept
-        });
-        if let Some(element) = element {
+            (Some(t), _) => t.whole = false,
+            (None, _) => {}
+        }
+        if decided.is_none() {
+            let doc = format!("{header}\n  {content}");
+            decided = match self.decode_doc(&doc, key, &[*header_line, at]) {
+                Some((Value::Array(mut rows), repairs)) if rows.len() == 1 => {
+                    let element = Element::read(rows.remove(0), at, repairs);
+                    let kept = stream_row(key, &mut StreamRow::new(&element, None, None));
+                    Some((element, kept))
+                }
+                _ => None,
+            };
+        }
+        // A row the type cannot read is dropped from the whole reply: it has
+        // no event and no index, so later rows keep the final value's indices.
+        if let Some((element, kept)) = decided {
+            if kept == Some(false) {
+                return;
+            }
             events.push(Event::Item {
                 key: key.clone(),
                 index: *index,
@@ -547,35 +546,6 @@ impl Reader {
     }
 }
 
-/// The cells of a non-empty row with no quote and no colon, counted in one pass: there
-/// every delimiter splits and no key can start, so the count is the whole
-/// check. `None` for any other row (or a delimiter outside ASCII), which
-/// [`is_row`] and [`Columns::reads`] decide. The counts are sums, not a search
-/// that stops early, so the loop is vectorised.
-fn plain_cells(content: &[u8], delim: char) -> Option<usize> {
-    let delim = u8::try_from(delim)
-        .ok()
-        .filter(|d| d.is_ascii() && *d != 0)?;
-    // 16 bytes at a time, each count one vector compare: the last bytes are
-    // padded with zeros, which are neither a delimiter nor special.
-    let count = |chunk: &[u8; 16]| {
-        let cells = chunk.iter().filter(|&&b| b == delim).count();
-        let special = chunk.iter().filter(|&&b| b == b'"' || b == b':').count();
-        (cells, special)
-    };
-    let chunks = content.chunks_exact(16);
-    let mut last = [0u8; 16];
-    let rest = chunks.remainder();
-    last[..rest.len()].copy_from_slice(rest);
-    let (mut cells, mut special) = count(&last);
-    for chunk in chunks {
-        let (c, s) = count(chunk.try_into().ok()?);
-        cells += c;
-        special += s;
-    }
-    (special == 0).then_some(cells + 1)
-}
-
 /// Is a line under a table header a row? A row has no unquoted colon before
 /// its first delimiter; a `key: value` line is a record written as a block.
 fn is_row(content: &str) -> bool {
@@ -589,31 +559,5 @@ fn is_row(content: &str) -> bool {
         (None, _) => true,
         (Some(c), Some(d)) => d < c,
         (Some(_), None) => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The one-pass count agrees with the full check wherever it answers, at
-    /// every length around its 16-byte steps, and leaves quotes and colons to it.
-    #[test]
-    fn plain_cells_agrees_with_the_full_check() {
-        for len in 1..50 {
-            for delim in [',', '|', '\t'] {
-                let d = delim.to_string();
-                let row: String = (0..len)
-                    .map(|i| if i % 3 == 2 { d.clone() } else { "a".into() })
-                    .collect();
-                let expected = crate::lex::count_cells(&row, delim);
-                assert_eq!(plain_cells(row.as_bytes(), delim), expected, "{row:?}");
-                for special in ["\"x\"", "k: v", "http://x"] {
-                    let marked = format!("{row}{d}{special}");
-                    assert_eq!(plain_cells(marked.as_bytes(), delim), None, "{marked:?}");
-                }
-            }
-        }
-        assert_eq!(plain_cells(b"a\xc2\xa7b", '\u{a7}'), None);
     }
 }
