@@ -514,20 +514,21 @@ session; not kept). On the compliance records, whose cells are mostly text copie
 (re-levelling found its shift and unit in four passes before): a reply needing the usual repairs costs 2,873
 instructions a row on short cells against the clean reply's 2,138.
 
-The streaming decoder keeps a table row that reads as it stands as its text, under its header parsed once, and
-reads it into the type only when the event is asked for it (`StreamElement::decode`, in one pass as the
-whole-reply decoder reads rows): 4 to 7 allocations a row for the stream, the row's text, the events of its
-push and the cells of its check among them. `finish` then reads the whole text again, exactly as `from_toon`, so that the final value can
-never disagree with the whole-reply decoder; and appending the text 4 bytes at a time costs 0.2 to 0.3 times
-serde_json's time on its own. Each row is also asked of the type as it ends, in one pass over its cells and
-without building the value: the whole reply drops a row its type cannot read (`dropped_row`), and such a row
-must have no event, or every later event's index would be one past its record's place in the final value.
-That check is almost half of the stream's own work (on short cells 5,641 instructions a row, 4,089 without it,
-2,138 for `from_toon`). Streaming therefore costs `from_toon`, plus the feeding, plus telling each line
-apart, checking and keeping its row; within 1.5 times `from_toon` would need `finish` to build the value from
-what the stream has already read instead of reading the text again. A consumer that reads every row as it arrives pays
-for that reading on top (the row read into the type, as `from_toon` reads it). Against the tens of milliseconds
-a model spends writing one row, the difference is noise.
+The streaming decoder reads each table row that reads as it stands into the row's type as its line ends (its
+cells read once, under its header parsed once, through the same one-pass reader as `from_toon`) and keeps the
+value; the event keeps the row's text, for a consumer to read when it wants. `finish` decodes the text once
+more, so that the final value can never disagree with the whole-reply decoder, but where that decode meets the
+very bytes a row was read from, as the same row of the same table, it keeps the row's text instead of its cells
+and the typed reader takes the value already read (`reply/ahead.rs`): on short cells `finish` went from 1,946
+instructions a row to 490, and the whole stream from 5,646 to 4,501 (`from_toon`: 2,177). A row the whole reply
+drops (`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading:
+appending the text 4 bytes at a time costs about 600 instructions a row on its own (0.2 to 0.3 times
+serde_json's time) and finding each line's end among the chunks about 400 more; each row's event owns the
+row's text and the push that ends the row returns a new `Vec` of events (about 600 with their drop); `finish`
+still splits the lines and walks the rows (490). Added to one reading of every row (about 1,500), that comes
+to about 1.65 times `from_toon` before anything else, so 1.5 is out of reach while every row is an event that
+owns its text. A consumer that reads every row as it arrives pays for that reading on top. Against the tens of
+milliseconds a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 

@@ -15,8 +15,8 @@
 //!
 //! Reasoning blocks, an opening fence and leading prose are skipped as they
 //! stream. A table row that reads as it stands (most rows) is kept as its text
-//! in an [`Element`] and read into a type only when asked, so the stream costs
-//! little beyond the text it is fed; any other line is read by the same code as
+//! in an [`Element`] and read into a type only when asked (a [`ToonStream`]
+//! also reads it into its type once, for `finish`); any other line is read by the same code as
 //! the whole reply (the header and that one line, through the same repairs),
 //! and its event carries those repairs, placed on the completion's lines. A
 //! table row the type cannot read, which the whole reply drops (a
@@ -34,9 +34,10 @@
 //! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
 //! text, and the value of each clean table row, read into its type as the row
 //! ended: the decode `finish` runs takes those values where it meets the very
-//! rows they were read from, instead of reading the rows again. [`ToonEvents`] is the same decoder without `finish`: it drops each line
-//! once its events are decided, so its memory is bounded by the longest line and
-//! the record being built, however long the completion.
+//! rows they were read from, instead of reading the rows again. [`ToonEvents`]
+//! is the same decoder without `finish`: it drops each line once its events
+//! are decided, so its memory is bounded by the longest line and the record
+//! being built, however long the completion.
 
 mod event;
 mod reader;
