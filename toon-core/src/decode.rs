@@ -37,25 +37,33 @@ pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError
 }
 
 /// What the specification refuses and a reader built on this decoder may
-/// forgive instead, asked at the point of each such refusal. The
-/// specification's decoder ([`Spec`]) forgives nothing; the reply pipeline's
-/// forgiveness, and the notes it keeps, live with the pipeline.
+/// forgive instead, asked at the point of each such refusal; each answer
+/// defaults to the specification's, which forgives nothing ([`Spec`]). The
+/// reply pipeline's forgiveness, and the notes it keeps, live with the pipeline.
 pub(crate) trait Forgive<'a> {
     /// A declared `[N]` that disagrees with the `actual` values: forgiven?
-    fn count(&mut self, line: usize, declared: usize, actual: usize) -> bool;
+    fn count(&mut self, _line: usize, _declared: usize, _actual: usize) -> bool {
+        false
+    }
     /// A blank line between rows or items: forgiven?
-    fn blank_line(&mut self, line: usize) -> bool;
+    fn blank_line(&mut self, _line: usize) -> bool {
+        false
+    }
     /// A row that cannot be read (`short`: fewer cells than the header names),
     /// not on the last line where it would be a cut: dropped?
-    fn malformed_row(&mut self, line: usize, reason: String, short: bool) -> bool;
+    fn malformed_row(&mut self, _line: usize, _reason: String, _short: bool) -> bool {
+        false
+    }
     /// `key: value` lines at `depth`, where the rows or items of an array
     /// belong: read from the cursor as records, or `None` to refuse them.
     fn records(
         &mut self,
-        cursor: &mut Cursor<'a>,
-        depth: usize,
-        fields: Option<&[Field]>,
-    ) -> Result<Option<Vec<Placed<'a>>>>;
+        _cursor: &mut Cursor<'a>,
+        _depth: usize,
+        _fields: Option<&[Field]>,
+    ) -> Result<Option<Vec<Placed<'a>>>> {
+        Ok(None)
+    }
     /// Has the reader already read the `i`th row of the table headed on line
     /// `header` into its type, this very `row` of the input? Then the decoder
     /// keeps the row's text in place of its cells (see `Table::ahead`).
@@ -69,25 +77,7 @@ pub(crate) trait Forgive<'a> {
 /// The specification: nothing is forgiven.
 pub(crate) struct Spec;
 
-impl<'a> Forgive<'a> for Spec {
-    fn count(&mut self, _: usize, _: usize, _: usize) -> bool {
-        false
-    }
-    fn blank_line(&mut self, _: usize) -> bool {
-        false
-    }
-    fn malformed_row(&mut self, _: usize, _: String, _: bool) -> bool {
-        false
-    }
-    fn records(
-        &mut self,
-        _: &mut Cursor<'a>,
-        _: usize,
-        _: Option<&[Field]>,
-    ) -> Result<Option<Vec<Placed<'a>>>> {
-        Ok(None)
-    }
-}
+impl<'a> Forgive<'a> for Spec {}
 
 /// The decoder's place in the document's lines, which a forgiving reader
 /// reads further from.

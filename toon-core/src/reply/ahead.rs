@@ -6,9 +6,7 @@
 
 use std::ops::Range;
 
-use crate::decode::{Cursor, Forgive, Result};
-use crate::header::Field;
-use crate::node::Placed;
+use crate::decode::Forgive;
 
 /// Where the rows read ahead stand in the completion.
 #[derive(Debug)]
@@ -33,23 +31,6 @@ impl ReadAhead {
 /// On the decode of the completion as it stands: forgives nothing, as the
 /// specification, and knows the rows read ahead.
 impl<'a> Forgive<'a> for &ReadAhead {
-    fn count(&mut self, _: usize, _: usize, _: usize) -> bool {
-        false
-    }
-    fn blank_line(&mut self, _: usize) -> bool {
-        false
-    }
-    fn malformed_row(&mut self, _: usize, _: String, _: bool) -> bool {
-        false
-    }
-    fn records(
-        &mut self,
-        _: &mut Cursor<'a>,
-        _: usize,
-        _: Option<&[Field]>,
-    ) -> Result<Option<Vec<Placed<'a>>>> {
-        Ok(None)
-    }
     fn read_ahead(&self, header: usize, i: usize, row: &str) -> bool {
         // The row's bytes: past the completion's end for any other text.
         let start = (row.as_ptr() as usize).wrapping_sub(self.base);
