@@ -484,3 +484,12 @@ fn a_row_wrapped_in_tool_call_tags_carries_the_repair() {
         matches!(&events[0], StreamEvent::Item { element, .. } if element.repairs().is_empty())
     );
 }
+
+/// A stream can move to another thread (a spawned task) and be shared, as
+/// the rows it keeps for `finish` are `Send` and `Sync` too.
+#[test]
+fn streams_are_send_and_sync() {
+    fn check<S: Send + Sync>() {}
+    check::<ToonStream<ComplianceAnalysis>>();
+    check::<toon_core::ToonEvents<Vec<Violation>>>();
+}

@@ -14,12 +14,12 @@ pub(crate) struct ReadAhead {
     /// The completion's address: a row is the one read ahead only if it is
     /// the completion's own text at the same bytes, not a repaired copy.
     base: usize,
-    /// Each table by its header's line, with its rows' bytes in order.
+    /// Each table by its header's line, in order, with its rows' bytes in order.
     tables: Vec<(usize, Vec<Range<usize>>)>,
 }
 
 impl ReadAhead {
-    /// The rows of `tables` (by header line) of `completion`.
+    /// The rows of `tables` (by header line, in order) of `completion`.
     pub(crate) fn new(completion: &str, tables: Vec<(usize, Vec<Range<usize>>)>) -> Self {
         ReadAhead {
             base: completion.as_ptr() as usize,
@@ -32,12 +32,14 @@ impl ReadAhead {
 /// specification, and knows the rows read ahead.
 impl<'a> Forgive<'a> for &ReadAhead {
     fn read_ahead(&self, header: usize, i: usize, row: &str) -> bool {
-        // The row's bytes: past the completion's end for any other text.
-        let start = (row.as_ptr() as usize).wrapping_sub(self.base);
-        self.tables
-            .iter()
-            .find(|(line, _)| *line == header)
-            .and_then(|(_, rows)| rows.get(i))
-            == Some(&(start..start + row.len()))
+        // The row's bytes, if it lies past the completion's start: any other
+        // text (a repaired copy) is elsewhere, so its bytes match no row's.
+        let Some(start) = (row.as_ptr() as usize).checked_sub(self.base) else {
+            return false;
+        };
+        let Ok(table) = self.tables.binary_search_by_key(&header, |(line, _)| *line) else {
+            return false;
+        };
+        self.tables[table].1.get(i) == Some(&(start..start + row.len()))
     }
 }

@@ -1,10 +1,8 @@
 //! The typed decoder's state while it walks a decoded value: the field path, for
 //! errors, and the repairs so far.
 
-use std::any::Any;
-
 use super::constrain::{violation, Measure, Measured};
-use super::{Constraints, RowCells, Toon};
+use super::{Constraints, RowCells, Rows, Toon};
 use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind};
 
@@ -26,9 +24,9 @@ pub struct Cx {
     drop_rows: bool,
     /// Field patterns compiled so far.
     patterns: Vec<(&'static str, Option<regex_lite::Regex>)>,
-    /// Rows read ahead by a stream, by the line of their table's first row
-    /// (see `typed::Ahead`).
-    ahead: Vec<(usize, Box<dyn Any>)>,
+    /// Rows read ahead by a stream, by the line of their table's first row,
+    /// in order (see `typed::Ahead`); each taken once.
+    ahead: Vec<(usize, Option<Rows>)>,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -57,8 +55,11 @@ impl Cx {
     }
 
     /// The rows a stream read ahead, which [`rows`](Self::rows) takes.
-    pub(crate) fn read_ahead(&mut self, values: Vec<(usize, Box<dyn Any>)>) {
-        self.ahead = values;
+    pub(crate) fn read_ahead(&mut self, values: Vec<(usize, Rows)>) {
+        self.ahead = values
+            .into_iter()
+            .map(|(line, rows)| (line, Some(rows)))
+            .collect();
     }
 
     /// Checks a field's value against its constraints: outside them, the value
@@ -355,8 +356,11 @@ impl Cx {
             return None;
         }
         let first = *table.lines.first()?;
-        let at = self.ahead.iter().position(|(line, _)| *line == first)?;
-        let rows = self.ahead.swap_remove(at).1.downcast::<Vec<T>>().ok()?;
+        let at = self
+            .ahead
+            .binary_search_by_key(&first, |(line, _)| *line)
+            .ok()?;
+        let rows = self.ahead[at].1.take()?.downcast::<Vec<T>>().ok()?;
         (rows.len() == table.len()).then_some(*rows)
     }
 

@@ -31,13 +31,13 @@ use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 /// unit variants; the standard types (`String`, `bool`, the integers and
 /// floats, `Option`, `Vec`, `Box`, maps with `String` keys) implement it already.
 ///
-/// A `Toon` type is `'static`: it owns everything it reads from a reply (the
-/// derive refuses borrowed fields), which lets a stream hand the rows it has
-/// already read to its `finish`.
+/// A `Toon` type is `'static`, `Send` and `Sync`: it owns everything it reads
+/// from a reply (the derive refuses borrowed fields), which lets a stream,
+/// itself `Send` and `Sync`, keep the rows it has already read for its `finish`.
 ///
 /// The `__` methods are what the derive generates; they are not part of the
 /// stable API. Call the others.
-pub trait Toon: Sized + 'static {
+pub trait Toon: Sized + Send + Sync + 'static {
     #[doc(hidden)]
     fn __shape() -> Shape;
 
@@ -261,11 +261,13 @@ pub(crate) fn read<T: Toon>(
 }
 
 /// Rows a stream has read into their types as their lines ended, for its
-/// `finish`: where they stand in the completion, and their values (each a
-/// `Vec` of the element type, as `Box<dyn Any>`) by the line of their
-/// table's first row.
+/// `finish`: where they stand in the completion (by table, in order), and
+/// their values by the line of their table's first row, in order.
 #[derive(Debug)]
 pub(crate) struct Ahead {
     pub rows: ReadAhead,
-    pub values: Vec<(usize, Box<dyn std::any::Any>)>,
+    pub values: Vec<(usize, Rows)>,
 }
+
+/// A table's rows read ahead: a `Vec` of the element type.
+pub(crate) type Rows = Box<dyn std::any::Any + Send + Sync>;

@@ -1,13 +1,12 @@
 //! What the stream yields: events, and the array elements they carry, kept as
 //! the model wrote them until they are asked for.
 
-use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
 use super::super::row::one_pass;
-use super::super::{Cx, RowCells, Toon};
+use super::super::{Cx, RowCells, Rows, Toon};
 use crate::header::Field;
 use crate::lex::read_cells;
 use crate::node::{fill, is_flat, Memo, Node, Row, Scalar};
@@ -311,36 +310,18 @@ impl<'r, 'c> StreamRow<'r, 'c> {
 /// as their lines end, so that its `finish` need not read them again (see
 /// [`StreamRow::read`]).
 #[doc(hidden)]
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct RowSink {
     /// A `Vec` of the element type.
-    rows: Option<Box<dyn Any>>,
+    rows: Option<Rows>,
     /// How many rows it holds.
     len: usize,
-    /// How many rows the table's header declares.
-    declared: usize,
 }
 
 impl RowSink {
-    /// A sink for a table whose header declares `declared` rows.
-    pub(crate) fn new(declared: usize) -> Self {
-        RowSink {
-            rows: None,
-            len: 0,
-            declared,
-        }
-    }
-
     /// Adds a row's value, unless the rows so far are of another type.
     fn push<E: Toon>(&mut self, value: E) {
-        // Room for the declared rows, up to 4 MiB, as the whole reply makes
-        // room for a table's rows: a hostile `[N]` reserves little.
-        let room = self
-            .declared
-            .min((4 << 20) / std::mem::size_of::<E>().max(1));
-        let rows = self
-            .rows
-            .get_or_insert_with(|| Box::new(Vec::<E>::with_capacity(room)));
+        let rows = self.rows.get_or_insert_with(|| Box::new(Vec::<E>::new()));
         if let Some(rows) = rows.downcast_mut::<Vec<E>>() {
             rows.push(value);
             self.len += 1;
@@ -353,7 +334,7 @@ impl RowSink {
     }
 
     /// The rows, a `Vec` of their type.
-    pub(crate) fn into_rows(self) -> Option<Box<dyn Any>> {
+    pub(crate) fn into_rows(self) -> Option<Rows> {
         self.rows
     }
 }

@@ -462,7 +462,7 @@ mod tests {
                     name: "x".into(),
                 })
                 .collect();
-            vec![(3, Box::new(rows) as Box<dyn std::any::Any>)]
+            vec![(3, Box::new(rows) as crate::typed::Rows)]
         };
         let options = ReplyOptions::default();
         let taken = read::<Rows>(
@@ -506,11 +506,35 @@ mod tests {
             &options,
             Some(Ahead {
                 rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
-                values: vec![(3, Box::new(vec![1u8, 2, 3]) as Box<dyn std::any::Any>)],
+                values: vec![(3, Box::new(vec![1u8, 2, 3]) as crate::typed::Rows)],
             }),
         )
         .unwrap();
         assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
+    }
+
+    #[derive(Debug, PartialEq, crate::Toon)]
+    #[toon(crate = "crate")]
+    struct Two {
+        a: Vec<Row>,
+        b: Vec<Row>,
+    }
+
+    /// Every table is read ahead, each found by its own lines.
+    #[test]
+    fn two_tables_are_read_ahead() {
+        let text = "a[2]{id,name}:\n  1,A\n  2,B\nb[1]{name,id}:\n  C,3\n";
+        let mut s = ToonStream::<Two>::new();
+        for at in (0..text.len()).step_by(3) {
+            s.push(&text[at..text.len().min(at + 3)]);
+        }
+        s.end();
+        let ahead = s.reader.take_ahead(&s.text).unwrap();
+        let lines: Vec<usize> = ahead.values.iter().map(|(line, _)| *line).collect();
+        assert_eq!(lines, [2, 5]);
+        let finished = read::<Two>(&s.text, &ReplyOptions::default(), Some(ahead)).unwrap();
+        assert_eq!(finished.value, Two::from_toon(text).unwrap());
+        assert_eq!(finished.value.b[0].id, 3);
     }
 
     /// End to end: the stream's `finish` on a clean reply is `from_toon`.

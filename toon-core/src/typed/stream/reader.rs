@@ -288,7 +288,7 @@ impl Reader {
                             header_line: self.line,
                             first_line: 0,
                             rows: Vec::new(),
-                            sink: RowSink::new(h.length),
+                            sink: RowSink::default(),
                             whole: true,
                         });
                     }
