@@ -493,3 +493,89 @@ fn streams_are_send_and_sync() {
     check::<ToonStream<ComplianceAnalysis>>();
     check::<toon_core::ToonEvents<Vec<Violation>>>();
 }
+
+/// The real model's replies (constrained by the grammar, so clean, and
+/// prompted, so mostly not), each edited in a few places and streamed in
+/// chunks of random sizes: `finish` is `from_toon`, whether the stream could
+/// read a table's rows ahead for it, only some of them, or none.
+mod edited_real_replies {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn replies(ty: &str) -> Vec<String> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real");
+        let mut out = Vec::new();
+        for dir in [format!("{root}/grammar/{ty}"), format!("{root}/{ty}")] {
+            let mut files: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            files.sort();
+            out.extend(files.iter().map(|f| std::fs::read_to_string(f).unwrap()));
+        }
+        out
+    }
+
+    /// Edits at byte positions (taken modulo the text, moved to a character
+    /// boundary): a deletion of up to 3 bytes, or one of the texts a model
+    /// gets wrong inserted.
+    fn edited(reply: &str, edits: &[(usize, usize)]) -> String {
+        const INSERTS: &[&str] = &[
+            "\n", ",", "\"", ":", "  ", "# ", "\r", "x", "\n  ", "-1", "null",
+        ];
+        let mut text = reply.to_owned();
+        for &(at, op) in edits {
+            if text.is_empty() {
+                break;
+            }
+            let mut at = at % text.len();
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if op < 3 {
+                let mut end = (at + op + 1).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                text.replace_range(at..end, "");
+            } else {
+                text.insert_str(at, INSERTS[op % INSERTS.len()]);
+            }
+        }
+        text
+    }
+
+    fn check<T: Toon + PartialEq + std::fmt::Debug>(
+        reply: &str,
+        sizes: &[usize],
+    ) -> Result<(), TestCaseError> {
+        let whole = T::from_toon_with_report(reply);
+        let (_, finished) = stream::<T>(reply, sizes);
+        prop_assert!(
+            same(&finished, &whole),
+            "{reply:?}: {finished:?} != {whole:?}"
+        );
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn finish_is_from_toon(
+            which in any::<prop::sample::Index>(),
+            compliance in any::<bool>(),
+            edits in prop::collection::vec((any::<usize>(), 0usize..14), 0..4),
+            sizes in prop::collection::vec(1usize..13, 1..8),
+        ) {
+            let ty = if compliance { "compliance" } else { "detections" };
+            let all = replies(ty);
+            let reply = edited(&all[which.index(all.len())], &edits);
+            if compliance {
+                check::<ComplianceAnalysis>(&reply, &sizes)?;
+            } else {
+                check::<Detections>(&reply, &sizes)?;
+            }
+        }
+    }
+}
