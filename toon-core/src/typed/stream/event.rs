@@ -205,29 +205,6 @@ impl Element {
         })
     }
 
-    /// Does the whole reply keep this element as a row of a `Vec<E>`? It
-    /// drops a row `E` cannot read; a value outside its constraint refuses
-    /// the reply instead (`Cx::rows`). A clean row is checked in one pass
-    /// without building the value where it can be, and otherwise read in
-    /// full from the same cells.
-    pub(crate) fn kept<E: Toon>(&self) -> bool {
-        let read = match &self.body {
-            Body::Row { text, columns } => lend_row(text, columns, self.line, |row| {
-                let reads =
-                    || columns.with_memo(|memo| E::__row_reads(&mut RowCells::new(&row, memo)));
-                if one_pass() && reads() {
-                    return Ok(());
-                }
-                E::__from_node(Node::Row(row), &mut Cx::default()).map(drop)
-            }),
-            Body::Value(_) => self.decode::<E>().map(drop),
-        };
-        match read {
-            Ok(()) => true,
-            Err(e) => e.kind() == ParseErrorKind::Constraint,
-        }
-    }
-
     /// The element as JSON, as the whole-reply decoder makes it (a row as the
     /// object of its header's fields).
     pub fn value(&self) -> Value {
@@ -278,31 +255,42 @@ impl<'r, 'c> StreamRow<'r, 'c> {
         StreamRow { element, row, sink }
     }
 
-    /// Does the whole reply keep the row, read as a `Vec<E>`'s? A clean row
-    /// is read in one pass from its cells where it can be: into the sink, for
-    /// a stream that will `finish`, or checked without building the value;
-    /// any other element as [`Element::kept`] decides.
+    /// Does the whole reply keep the row, read as a `Vec<E>`'s? It drops a
+    /// row `E` cannot read; a value outside its constraint refuses the reply
+    /// instead (`Cx::rows`). A clean row is read in one pass from its cells
+    /// where it can be: into the sink, for a stream that will `finish`, or
+    /// checked without building the value; otherwise it is read in full, from
+    /// the same cells.
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
-        if let (Some(row), Body::Row { columns, .. }, true) =
-            (&self.row, &self.element.body, one_pass())
-        {
-            match self.sink.as_deref_mut().filter(|_| columns.flat) {
-                Some(sink) => {
-                    let read =
-                        columns.with_memo(|memo| E::__from_row(&mut RowCells::new(row, memo)));
-                    if let Some(value) = read {
-                        sink.push(value);
-                        return true;
+        let read = match (self.row.take(), &self.element.body) {
+            (Some(row), Body::Row { columns, .. }) => {
+                if one_pass() {
+                    match self.sink.as_deref_mut().filter(|_| columns.flat) {
+                        Some(sink) => {
+                            let read = columns
+                                .with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                            if let Some(value) = read {
+                                sink.push(value);
+                                return true;
+                            }
+                        }
+                        None => {
+                            let reads = columns
+                                .with_memo(|memo| E::__row_reads(&mut RowCells::new(&row, memo)));
+                            if reads {
+                                return true;
+                            }
+                        }
                     }
                 }
-                None => {
-                    if columns.with_memo(|memo| E::__row_reads(&mut RowCells::new(row, memo))) {
-                        return true;
-                    }
-                }
+                E::__from_node(Node::Row(row), &mut Cx::default()).map(drop)
             }
+            _ => self.element.decode::<E>().map(drop),
+        };
+        match read {
+            Ok(()) => true,
+            Err(e) => e.kind() == ParseErrorKind::Constraint,
         }
-        self.element.kept::<E>()
     }
 }
 
