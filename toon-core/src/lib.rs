@@ -68,7 +68,9 @@
 //! sorts each line as it ends; a clean row arrives as a [`StreamElement`] that
 //! keeps its text until read, any other line is read through the same pipeline
 //! and carries its repairs, and a row the type cannot read (which the whole
-//! reply drops) has no event.
+//! reply drops) has no event. Each clean row is read into its type once, as
+//! its line ends, and `finish` takes those values where its decode meets the
+//! very rows they were read from.
 //!
 //! # Specification version
 //!
