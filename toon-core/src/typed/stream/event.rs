@@ -162,27 +162,19 @@ impl Element {
     /// # Errors
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
-        // As the whole reply reads a row: in one pass where it can.
-        if let Some(value) = self.in_one_pass() {
-            return Ok(value);
-        }
         match &self.body {
             Body::Row { text, columns } => lend_row(text, columns, self.line, |row| {
+                // As the whole reply reads a row: in one pass where it can.
+                if one_pass() {
+                    let read =
+                        columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                    if let Some(value) = read {
+                        return Ok(value);
+                    }
+                }
                 E::__from_node(Node::Row(row), &mut Cx::default())
             }),
             Body::Value(value) => E::__from_node(Node::from(value.clone()), &mut Cx::default()),
-        }
-    }
-
-    /// A clean row read as `E` in one pass, where it reads as it stands.
-    fn in_one_pass<E: Toon>(&self) -> Option<E> {
-        match &self.body {
-            Body::Row { text, columns } if one_pass() => {
-                lend_row(text, columns, self.line, |row| {
-                    columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)))
-                })
-            }
-            _ => None,
         }
     }
 
