@@ -583,7 +583,7 @@ mod tests {
 /// A primitive: `Value` without its object and array variants, so a table cell
 /// takes 24 bytes rather than 72 (a 10,000-row table is 50,000 cells).
 #[doc(hidden)]
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub enum Scalar<'t> {
     #[default]
     Null,

@@ -172,7 +172,7 @@ impl<'t> Row<'t> {
 /// The column of `key` among a row's `fields` that the row has a cell for
 /// (`width` cells) and that is not in `taken` yet, the `nth` field asked for
 /// (see [`column_of`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn open_column(
     fields: &[Field],
     width: usize,
@@ -189,13 +189,24 @@ pub(crate) fn open_column(
 /// for in this row. Generated code asks for its fields in the same order in
 /// every row, so after the first row each is found by comparing the key's
 /// address (a literal of the generated code) instead of searching the header.
-#[inline]
+#[inline(always)]
 fn column_of(fields: &[Field], memo: &mut Memo, nth: usize, key: &'static str) -> Option<usize> {
-    if let Some(&(k, col)) = memo.get(nth) {
-        if std::ptr::eq(k, key) {
-            return col;
-        }
+    match memo.get(nth) {
+        Some(&(k, col)) if std::ptr::eq(k, key) => col,
+        _ => search_column(fields, memo, nth, key),
     }
+}
+
+/// [`column_of`] where the memo does not know the field: once a table, out
+/// of the line of every cell read.
+#[cold]
+#[inline(never)]
+fn search_column(
+    fields: &[Field],
+    memo: &mut Memo,
+    nth: usize,
+    key: &'static str,
+) -> Option<usize> {
     let col = fields.iter().position(|f| f.name == key);
     memo.truncate(nth);
     if memo.len() == nth {

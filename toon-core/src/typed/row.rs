@@ -29,9 +29,14 @@ pub struct RowCells<'r, 't> {
 
 impl<'r, 't> RowCells<'r, 't> {
     pub(crate) fn new(row: &'r Row<'t>, memo: &'r mut Memo) -> Self {
+        Self::of(row.fields, row.cells, memo)
+    }
+
+    /// A row's `cells` under its table's `fields`.
+    pub(crate) fn of(fields: &'r [Field], cells: &'r [Scalar<'t>], memo: &'r mut Memo) -> Self {
         RowCells {
-            fields: row.fields,
-            cells: row.cells,
+            fields,
+            cells,
             memo,
             asked: 0,
             taken: 0,
@@ -40,7 +45,7 @@ impl<'r, 't> RowCells<'r, 't> {
 
     /// The cell of `key`, not yet read; `count_absent` as the full path counts
     /// the question when the key is absent, so both share one memo.
-    #[inline]
+    #[inline(always)]
     fn find(&mut self, key: &'static str, count_absent: bool) -> Option<&'r Scalar<'t>> {
         let column = open_column(
             self.fields,

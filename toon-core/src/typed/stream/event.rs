@@ -123,6 +123,13 @@ impl Columns {
         }
     }
 
+    /// Reads a row's cells into `cells` (emptied first); whether they read as
+    /// they stand and are exactly the header's width, as a clean row's must.
+    pub(crate) fn clean_cells<'t>(&self, text: &'t str, cells: &mut Vec<Scalar<'t>>) -> bool {
+        cells.clear();
+        read_cells(text, self.delim, cells).is_ok() && self.width > 0 && cells.len() == self.width
+    }
+
     /// Lends the table's memo to `read`; a fresh one while another thread
     /// reads a row of the same table, so that reading never waits.
     fn with_memo<R>(&self, read: impl FnOnce(&mut Memo) -> R) -> R {
@@ -178,25 +185,6 @@ impl Element {
         }
     }
 
-    /// Lends the row's cells to `read`, where the element is a row whose cells
-    /// read as they stand, exactly its header's width; `None` otherwise.
-    pub(crate) fn lend_clean<R>(&self, read: impl FnOnce(Row<'_>) -> R) -> Option<R> {
-        let Body::Row { text, columns } = &self.body else {
-            return None;
-        };
-        let mut cells = Vec::with_capacity(columns.width);
-        let whole = read_cells(text, columns.delim, &mut cells).is_ok()
-            && columns.width > 0
-            && cells.len() == columns.width;
-        whole.then(|| {
-            read(Row {
-                fields: &columns.fields,
-                cells: &mut cells,
-                line: self.line,
-            })
-        })
-    }
-
     /// The element as JSON, as the whole-reply decoder makes it (a row as the
     /// object of its header's fields).
     pub fn value(&self) -> Value {
@@ -233,18 +221,30 @@ impl Element {
 #[doc(hidden)]
 pub struct StreamRow<'r, 'c> {
     element: &'r Element,
-    /// The clean row's cells, read once.
-    row: Option<Row<'c>>,
+    clean: Option<CleanRow<'r, 'c>>,
     sink: Option<&'r mut RowSink>,
+}
+
+/// A clean row's cells, read once, under its table's fields, and the
+/// stream's memo of where the type found its fields in that table.
+pub(crate) struct CleanRow<'r, 'c> {
+    pub fields: &'r [Field],
+    pub cells: &'r [Scalar<'c>],
+    pub line: usize,
+    pub memo: &'r mut Memo,
 }
 
 impl<'r, 'c> StreamRow<'r, 'c> {
     pub(crate) fn new(
         element: &'r Element,
-        row: Option<Row<'c>>,
+        clean: Option<CleanRow<'r, 'c>>,
         sink: Option<&'r mut RowSink>,
     ) -> Self {
-        StreamRow { element, row, sink }
+        StreamRow {
+            element,
+            clean,
+            sink,
+        }
     }
 
     /// Does the whole reply keep the row, read as a `Vec<E>`'s? It drops a
@@ -254,27 +254,30 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     /// checked without building the value; otherwise it is read in full, from
     /// the same cells.
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
-        let read = match (self.row.take(), &self.element.body) {
-            (Some(row), Body::Row { columns, .. }) => {
+        let read = match (self.clean.take(), &self.element.body) {
+            (Some(clean), Body::Row { columns, .. }) => {
                 if one_pass() {
+                    let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
                     match self.sink.as_deref_mut().filter(|_| columns.flat) {
                         Some(sink) => {
-                            let read = columns
-                                .with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
-                            if let Some(value) = read {
+                            if let Some(value) = E::__from_row(&mut cells) {
                                 sink.push(value);
                                 return true;
                             }
                         }
                         None => {
-                            let reads = columns
-                                .with_memo(|memo| E::__row_reads(&mut RowCells::new(&row, memo)));
-                            if reads {
+                            if E::__row_reads(&mut cells) {
                                 return true;
                             }
                         }
                     }
                 }
+                // The full path takes cells from the row: it has its own.
+                let row = Row {
+                    fields: clean.fields,
+                    cells: &mut clean.cells.to_vec(),
+                    line: clean.line,
+                };
                 E::__from_node(Node::Row(row), &mut Cx::default()).map(drop)
             }
             _ => self.element.decode::<E>().map(drop),

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{Columns, Element, Event, RowSink, StreamRow};
+use super::event::{CleanRow, Columns, Element, Event, RowSink, StreamRow};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
-use crate::node::Node;
+use crate::node::{Memo, Node, Scalar};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
 use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
@@ -33,6 +33,9 @@ enum Block {
         header: String,
         header_line: usize,
         columns: Option<Arc<Columns>>,
+        /// Where the type found its fields among the columns, for the rows
+        /// the stream reads (see `node::Memo`).
+        memo: Memo,
         index: usize,
     },
     /// A list: where its header was, and the lines of the item being written.
@@ -73,6 +76,8 @@ pub(super) struct Reader {
     /// The tables whose rows are read into their type as they end, for
     /// `finish`; `None` where nothing is kept for a `finish`.
     ahead: Option<Vec<TableAhead>>,
+    /// The memory each clean row's cells are read into, row after row.
+    cells: Vec<Scalar<'static>>,
 }
 
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
@@ -108,6 +113,7 @@ impl Reader {
             stream_row,
             at: (0, 0, 0),
             ahead: ahead.then(Vec::new),
+            cells: Vec::new(),
         }
     }
 
@@ -148,8 +154,8 @@ impl Reader {
     pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Vec<Event>) {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
-        if let Some((content, columns)) = self.plain_row(line) {
-            return self.row(content, Some(columns), events);
+        if let Some(content) = self.plain_row(line) {
+            return self.row(content, true, events);
         }
         self.read(line, events);
     }
@@ -158,12 +164,11 @@ impl Reader {
     /// document, under a table whose header reads, indented past the margin,
     /// a row that reads as it stands and could be nothing else (no tag, fence,
     /// comment or unusual space at either end). Any other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<(&'l str, Arc<Columns>)> {
+    fn plain_row<'l>(&self, line: &'l str) -> Option<&'l str> {
         let (
             Phase::Document { base, .. },
             Block::Table {
-                columns: Some(columns),
-                ..
+                columns: Some(_), ..
             },
         ) = (&self.phase, &self.block)
         else {
@@ -180,7 +185,7 @@ impl Reader {
             return None;
         }
         // Its width is checked as its cells are read, once (`Reader::row`).
-        is_row(content).then(|| (content, columns.clone()))
+        is_row(content).then_some(content)
     }
 
     fn read(&mut self, line: &str, events: &mut Vec<Event>) {
@@ -281,6 +286,7 @@ impl Reader {
                         header: content.to_owned(),
                         header_line: self.line,
                         columns,
+                        memo: Memo::new(),
                         index: 0,
                     };
                     if let Some(ahead) = &mut self.ahead {
@@ -350,7 +356,7 @@ impl Reader {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
-                let clean = columns.clone();
+                let clean = columns.is_some();
                 self.row(content, clean, events);
             }
             Block::List {
@@ -380,14 +386,14 @@ impl Reader {
     /// A table row: kept as its text where `clean` (its header reads) and its
     /// cells, read once, are exactly the header's width; else read with its
     /// header through the reply decoder.
-    fn row(&mut self, content: &str, clean: Option<Arc<Columns>>, events: &mut Vec<Event>) {
+    fn row(&mut self, content: &str, clean: bool, events: &mut Vec<Event>) {
         let Block::Table {
             key,
-            header,
             header_line,
-            index,
+            columns,
+            memo,
             ..
-        } = &self.block
+        } = &mut self.block
         else {
             return;
         };
@@ -401,14 +407,23 @@ impl Reader {
             .and_then(|tables| tables.last_mut())
             .filter(|t| t.header_line == *header_line && t.whole);
         let before = table.as_ref().map_or(0, |t| t.sink.len());
-        let mut decided = clean.and_then(|columns| {
-            let element = Element::row(content, columns, at);
-            let sink = table.as_mut().map(|t| &mut t.sink);
-            let kept = element.lend_clean(|row| {
-                stream_row(key, &mut StreamRow::new(&element, Some(row), sink))
-            })?;
-            Some((element, kept))
-        });
+        let mut cells = recycle(std::mem::take(&mut self.cells));
+        let mut decided = match columns {
+            Some(columns) if clean && columns.clean_cells(content, &mut cells) => {
+                let element = Element::row(content, Arc::clone(columns), at);
+                let row = CleanRow {
+                    fields: &columns.fields,
+                    cells: &cells,
+                    line: at,
+                    memo,
+                };
+                let sink = table.as_mut().map(|t| &mut t.sink);
+                let kept = stream_row(key, &mut StreamRow::new(&element, Some(row), sink));
+                Some((element, kept))
+            }
+            _ => None,
+        };
+        self.cells = recycle(cells);
         match (&mut table, &decided) {
             (Some(t), Some(_)) if t.sink.len() == before + 1 => {
                 // The row's bytes, where it is the completion's own text.
@@ -427,6 +442,16 @@ impl Reader {
             (Some(t), _) => t.whole = false,
             (None, _) => {}
         }
+        let Block::Table {
+            key,
+            header,
+            header_line,
+            index,
+            ..
+        } = &self.block
+        else {
+            return;
+        };
         if decided.is_none() {
             let doc = format!("{header}\n  {content}");
             decided = match self.decode_doc(&doc, key, &[*header_line, at]) {
@@ -544,6 +569,14 @@ impl Reader {
             .collect();
         Some((value, repairs))
     }
+}
+
+/// An empty vector of cells on the memory of `cells`, which the last row's
+/// cells borrowed: each row's cells are read into the same allocation.
+fn recycle<'a, 'b>(mut cells: Vec<Scalar<'a>>) -> Vec<Scalar<'b>> {
+    cells.clear();
+    // Collected in place: an empty vector of a type of the same layout.
+    cells.into_iter().map(|_| unreachable!()).collect()
 }
 
 /// Is a line under a table header a row? A row has no unquoted colon before
