@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::event::{CleanRow, Columns, Element, Event, RowSink, StreamRow};
+use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
@@ -151,7 +152,7 @@ impl Reader {
     }
 
     /// The next complete line of the completion, which begins at byte `start`.
-    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Vec<Event>) {
+    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Events) {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
         if let Some(content) = self.plain_row(line) {
@@ -188,7 +189,7 @@ impl Reader {
         is_row(content).then_some(content)
     }
 
-    fn read(&mut self, line: &str, events: &mut Vec<Event>) {
+    fn read(&mut self, line: &str, events: &mut Events) {
         // The same tool-call tags the whole-reply stripper removes.
         let tags = untag(line);
         if !tags.is_empty() {
@@ -238,7 +239,7 @@ impl Reader {
         }
     }
 
-    fn document_line(&mut self, line: &str, events: &mut Vec<Event>) {
+    fn document_line(&mut self, line: &str, events: &mut Events) {
         let Phase::Document { base, fenced } = self.phase else {
             return;
         };
@@ -270,7 +271,7 @@ impl Reader {
     }
 
     /// A line at the document's margin: a field, or a header opening a block.
-    fn top_level(&mut self, content: &str, events: &mut Vec<Event>) {
+    fn top_level(&mut self, content: &str, events: &mut Events) {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
@@ -345,7 +346,7 @@ impl Reader {
     }
 
     /// A line inside the current block.
-    fn inner(&mut self, line: &str, depth: usize, events: &mut Vec<Event>) {
+    fn inner(&mut self, line: &str, depth: usize, events: &mut Events) {
         let at = self.line;
         let mut decided = None;
         match &mut self.block {
@@ -386,7 +387,7 @@ impl Reader {
     /// A table row: kept as its text where `clean` (its header reads) and its
     /// cells, read once, are exactly the header's width; else read with its
     /// header through the reply decoder.
-    fn row(&mut self, content: &str, clean: bool, events: &mut Vec<Event>) {
+    fn row(&mut self, content: &str, clean: bool, events: &mut Events) {
         let Block::Table {
             key,
             header_line,
@@ -481,7 +482,7 @@ impl Reader {
     }
 
     /// The list item whose lines are `item`, as an event.
-    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Vec<Event>) {
+    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Events) {
         let Block::List {
             key,
             header_line,
@@ -524,7 +525,7 @@ impl Reader {
         }
     }
 
-    pub(super) fn close_block(&mut self, events: &mut Vec<Event>) {
+    pub(super) fn close_block(&mut self, events: &mut Events) {
         if let Block::List { item, .. } = &mut self.block {
             let last = std::mem::take(item);
             self.emit_item(last, events);
