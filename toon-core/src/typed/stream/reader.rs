@@ -156,7 +156,7 @@ impl Reader {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
         if let Some(content) = self.plain_row(line) {
-            return self.row(content, true, events);
+            return self.row(content, events);
         }
         self.read(line, events);
     }
@@ -351,14 +351,13 @@ impl Reader {
         let mut decided = None;
         match &mut self.block {
             Block::Opaque => {}
-            Block::Table { columns, .. } => {
+            Block::Table { .. } => {
                 let content = trim_spaces(line.trim_start());
                 if !is_row(content) {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
-                let clean = columns.is_some();
-                self.row(content, clean, events);
+                self.row(content, events);
             }
             Block::List {
                 item, item_indent, ..
@@ -384,10 +383,10 @@ impl Reader {
         }
     }
 
-    /// A table row: kept as its text where `clean` (its header reads) and its
-    /// cells, read once, are exactly the header's width; else read with its
-    /// header through the reply decoder.
-    fn row(&mut self, content: &str, clean: bool, events: &mut Events) {
+    /// A table row: kept as its text where its header reads and its cells,
+    /// read once, are exactly the header's width; else read with its header
+    /// through the reply decoder.
+    fn row(&mut self, content: &str, events: &mut Events) {
         let Block::Table {
             key,
             header_line,
@@ -410,7 +409,7 @@ impl Reader {
         let before = table.as_ref().map_or(0, |t| t.sink.len());
         let mut cells = recycle(std::mem::take(&mut self.cells));
         let mut decided = match columns {
-            Some(columns) if clean && columns.clean_cells(content, &mut cells) => {
+            Some(columns) if columns.clean_cells(content, &mut cells) => {
                 let element = Element::row(content, Arc::clone(columns), at);
                 let row = CleanRow {
                     fields: &columns.fields,
