@@ -306,41 +306,14 @@ impl<T: Toon> ToonStream<T> {
 }
 
 /// The first line break in `text`. Chunks and the ends of lines left to search
-/// are mostly a few bytes (a token is about four), where testing a word at a
-/// time beats both a byte loop and a vectorised search's setup.
+/// are mostly a few bytes, where a plain loop beats a vectorised search's setup.
 #[inline]
 fn find_newline(text: &[u8]) -> Option<usize> {
-    match text.len() {
-        // Two words that overlap cover every byte.
-        n @ 4..=8 => {
-            let word = |at: usize| {
-                let bytes: [u8; 4] = text[at..at + 4].try_into().ok()?;
-                newline_in(u32::from_le_bytes(bytes))
-            };
-            word(0).or_else(|| word(n - 4).map(|i| n - 4 + i))
-        }
-        _ => find_newline_in_any(text),
-    }
-}
-
-/// [`find_newline`] in text of any length, out of the line of a push.
-#[inline(never)]
-fn find_newline_in_any(text: &[u8]) -> Option<usize> {
     if text.len() < 32 {
         text.iter().position(|&b| b == b'\n')
     } else {
         memchr::memchr(b'\n', text)
     }
-}
-
-/// The first byte of `word` (little-endian) that is a line break.
-#[inline]
-fn newline_in(word: u32) -> Option<usize> {
-    // A byte of `x` is zero where `word`'s is `\n`; the lowest flagged byte
-    // is exact (a borrow flags only bytes above a zero byte).
-    let x = word ^ 0x0a0a_0a0a;
-    let flags = x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080;
-    (flags != 0).then(|| flags.trailing_zeros() as usize / 8)
 }
 
 /// The stream decoder without [`finish`](ToonStream::finish), for consumers that
@@ -404,25 +377,6 @@ mod tests {
     struct Row {
         id: u32,
         name: String,
-    }
-
-    #[test]
-    fn find_newline_finds_the_first_line_break_at_every_length() {
-        // Bytes next to `\n` in value (a borrow across them would mislead a
-        // word-at-a-time test), and bytes of multi-byte characters.
-        let fill = [b'\t', b'\x0b', b'\x09', 0x8a, 0x0b, b'a', 0xff, 0x00];
-        for len in 0..40_usize {
-            for first in (0..len).map(Some).chain([None]) {
-                for second in [None, len.checked_sub(1)] {
-                    let mut text: Vec<u8> = (0..len).map(|i| fill[i % fill.len()]).collect();
-                    for at in [first, second].into_iter().flatten() {
-                        text[at] = b'\n';
-                    }
-                    let expected = text.iter().position(|&b| b == b'\n');
-                    assert_eq!(find_newline(&text), expected, "{text:?}");
-                }
-            }
-        }
     }
 
     #[derive(Debug, PartialEq, crate::Toon)]
