@@ -12,7 +12,7 @@ mod chat;
 
 use std::io::Write;
 
-use toon_core::{FinishReason, StreamEvent, StreamEvents, Toon, ToonStream};
+use toon_core::{FinishReason, StreamEvent, Toon, ToonStream};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
@@ -44,7 +44,7 @@ pub fn run<'a>(
 ) -> Result<(Vec<Violation>, Vec<Violation>), String> {
     let mut stream = ToonStream::<ComplianceAnalysis>::new();
     let mut seen = Vec::new();
-    let mut show = |events: StreamEvents, out: &mut dyn Write| {
+    let mut show = |events: Vec<StreamEvent>, out: &mut dyn Write| {
         for event in events {
             match &event {
                 StreamEvent::Item { key, index, .. } if key == "violations" => {

@@ -40,13 +40,11 @@
 //! being built, however long the completion.
 
 mod event;
-mod events;
 mod reader;
 
 use std::marker::PhantomData;
 
 pub use event::{Element, Event, RowSink, StreamRow};
-pub use events::{Events, EventsIntoIter};
 use reader::Reader;
 
 use super::guide::TypeGuide;
@@ -144,14 +142,14 @@ impl<T: Toon> ToonStream<T> {
 
     /// Feeds the next chunk; returns the events it decided.
     #[inline]
-    pub fn push(&mut self, chunk: &str) -> Events {
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         let start = self.text.len();
         self.text.push_str(chunk);
         // Nothing is decided before a line ends, unless prose blocks stream:
         // most chunks end here, so this much is inlined at the caller.
         if self.prose_names.is_empty() {
             match find_newline(chunk.as_bytes()) {
-                None => return Events::default(),
+                None => return Vec::new(),
                 // The line's end is found: it is not searched for again.
                 Some(at) => self.searched = start + at,
             }
@@ -161,8 +159,9 @@ impl<T: Toon> ToonStream<T> {
 
     /// Reads the lines the text now completes.
     #[inline(never)]
-    fn read_lines(&mut self) -> Events {
-        let mut events = Events::default();
+    fn read_lines(&mut self) -> Vec<Event> {
+        // Most pushes that end a line decide one event.
+        let mut events = Vec::with_capacity(1);
         loop {
             if self.prose.is_some() {
                 if self.prose_text(&mut events) {
@@ -194,8 +193,8 @@ impl<T: Toon> ToonStream<T> {
     /// The stream has ended: decides the last line (which had no newline) and the
     /// list item still open, and returns their events. Call it before
     /// [`finish`](Self::finish) when every record must arrive as an event.
-    pub fn end(&mut self) -> Events {
-        let mut events = Events::default();
+    pub fn end(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
         if self.scanned < self.text.len() {
             let line = self.text[self.scanned..].trim_end_matches('\r');
             self.reader.line(line, self.scanned, &mut events);
@@ -233,7 +232,7 @@ impl<T: Toon> ToonStream<T> {
 
     /// A delimited field's opening tag at the start of the next line: the
     /// block opens, and its text streams from right after the tag.
-    fn prose_opens(&mut self, events: &mut Events) -> bool {
+    fn prose_opens(&mut self, events: &mut Vec<Event>) -> bool {
         if !self.reader.in_reply() || self.prose_names.is_empty() {
             return false;
         }
@@ -258,7 +257,7 @@ impl<T: Toon> ToonStream<T> {
     }
 
     /// Emits the open block's text that has arrived; `true` once its closing tag came.
-    fn prose_text(&mut self, events: &mut Events) -> bool {
+    fn prose_text(&mut self, events: &mut Vec<Event>) -> bool {
         let Some(block) = &mut self.prose else {
             return false;
         };
@@ -356,12 +355,12 @@ impl<T: Toon> ToonEvents<T> {
 
     /// Feeds the next chunk; returns the events it decided.
     #[inline]
-    pub fn push(&mut self, chunk: &str) -> Events {
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         self.0.push(chunk)
     }
 
     /// The stream has ended: decides the last line and the list item still open.
-    pub fn end(&mut self) -> Events {
+    pub fn end(&mut self) -> Vec<Event> {
         self.0.end()
     }
 }

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::event::{CleanRow, Columns, Element, Event, RowSink, StreamRow};
-use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
@@ -152,7 +151,7 @@ impl Reader {
     }
 
     /// The next complete line of the completion, which begins at byte `start`.
-    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Events) {
+    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Vec<Event>) {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
         if let Some(content) = self.plain_row(line) {
@@ -189,7 +188,7 @@ impl Reader {
         is_row(content).then_some(content)
     }
 
-    fn read(&mut self, line: &str, events: &mut Events) {
+    fn read(&mut self, line: &str, events: &mut Vec<Event>) {
         // The same tool-call tags the whole-reply stripper removes.
         let tags = untag(line);
         if !tags.is_empty() {
@@ -239,7 +238,7 @@ impl Reader {
         }
     }
 
-    fn document_line(&mut self, line: &str, events: &mut Events) {
+    fn document_line(&mut self, line: &str, events: &mut Vec<Event>) {
         let Phase::Document { base, fenced } = self.phase else {
             return;
         };
@@ -271,7 +270,7 @@ impl Reader {
     }
 
     /// A line at the document's margin: a field, or a header opening a block.
-    fn top_level(&mut self, content: &str, events: &mut Events) {
+    fn top_level(&mut self, content: &str, events: &mut Vec<Event>) {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
@@ -346,7 +345,7 @@ impl Reader {
     }
 
     /// A line inside the current block.
-    fn inner(&mut self, line: &str, depth: usize, events: &mut Events) {
+    fn inner(&mut self, line: &str, depth: usize, events: &mut Vec<Event>) {
         let at = self.line;
         let mut decided = None;
         match &mut self.block {
@@ -386,7 +385,7 @@ impl Reader {
     /// A table row: kept as its text where its header reads and its cells,
     /// read once, are exactly the header's width; else read with its header
     /// through the reply decoder.
-    fn row(&mut self, content: &str, events: &mut Events) {
+    fn row(&mut self, content: &str, events: &mut Vec<Event>) {
         let Block::Table {
             key,
             header_line,
@@ -481,7 +480,7 @@ impl Reader {
     }
 
     /// The list item whose lines are `item`, as an event.
-    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Events) {
+    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Vec<Event>) {
         let Block::List {
             key,
             header_line,
@@ -524,7 +523,7 @@ impl Reader {
         }
     }
 
-    pub(super) fn close_block(&mut self, events: &mut Events) {
+    pub(super) fn close_block(&mut self, events: &mut Vec<Event>) {
         if let Block::List { item, .. } = &mut self.block {
             let last = std::mem::take(item);
             self.emit_item(last, events);
