@@ -16,10 +16,15 @@ for path in ("tests/replies/corpus.txt", "tests/replies/typed.txt"):
         seeds.append(case.split("\n=== ")[0])
 for path in glob.glob(os.path.join(repo, "examples/replies/*")):
     seeds.append(open(path).read())
-for target in ("decode", "decode_reply", "from_toon"):
+for path in glob.glob(os.path.join(repo, "tests/replies/real/*/*.txt")) + glob.glob(
+    os.path.join(repo, "tests/replies/real/grammar/*/*.txt")
+):
+    seeds.append(open(path).read())
+# The stream target reads its first byte as the seed of its chunk sizes.
+for target, prefix in (("decode", b""), ("decode_reply", b""), ("from_toon", b""), ("stream", b"\x07")):
     out = os.path.join(root, "corpus", target)
     os.makedirs(out, exist_ok=True)
     for s in seeds:
-        data = s.encode()
+        data = prefix + s.encode()
         open(os.path.join(out, hashlib.sha1(data).hexdigest()), "wb").write(data)
-print(f"{len(seeds)} seeds for each of decode, decode_reply, from_toon")
+print(f"{len(seeds)} seeds for each of decode, decode_reply, from_toon, stream")

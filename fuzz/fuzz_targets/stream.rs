@@ -1,0 +1,107 @@
+//! The stream decoder on a realistic type: no panic, in chunks of any sizes,
+//! and `finish` returns exactly what `from_toon_with_report` returns on the
+//! whole text; every row it emitted is in the final value at its index.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toon_core::{ParseError, Reply, StreamEvent, Toon, ToonStream};
+
+#[derive(Debug, PartialEq, Toon)]
+struct ComplianceAnalysis {
+    compliance_status: Status,
+    violations: Vec<Violation>,
+    audit_trail: String,
+    confidence: Option<f64>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+#[toon(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Status {
+    Compliant,
+    NonCompliant,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+#[toon(rename_all = "UPPERCASE")]
+enum Severity {
+    High,
+    Low,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Violation {
+    id: u32,
+    severity: Severity,
+    description: String,
+}
+
+/// Streams `text` in chunks whose sizes (in characters, 1 to 16) come from
+/// `seed`; returns the events and `finish`.
+fn stream<T: Toon>(text: &str, seed: u8) -> (Vec<StreamEvent>, Result<Reply<T>, ParseError>) {
+    let mut s = ToonStream::<T>::new();
+    let mut events = Vec::new();
+    let mut state = u32::from(seed) | 1;
+    let mut rest = text;
+    while !rest.is_empty() {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let n = 1 + (state >> 16) as usize % 16;
+        let at = rest.char_indices().nth(n).map_or(rest.len(), |(i, _)| i);
+        events.extend(s.push(&rest[..at]));
+        rest = &rest[at..];
+    }
+    events.extend(s.end());
+    (events, s.finish())
+}
+
+/// A reply's rows, and the key its stream emits them under.
+trait Rows: Toon + PartialEq + std::fmt::Debug {
+    const KEY: &'static str;
+    fn rows(&self) -> &[Violation];
+}
+
+impl Rows for ComplianceAnalysis {
+    const KEY: &'static str = "violations";
+    fn rows(&self) -> &[Violation] {
+        &self.violations
+    }
+}
+
+impl Rows for Vec<Violation> {
+    const KEY: &'static str = "";
+    fn rows(&self) -> &[Violation] {
+        self
+    }
+}
+
+fn check<T: Rows>(text: &str, seed: u8) {
+    let whole = T::from_toon_with_report(text);
+    let (events, finished) = stream::<T>(text, seed);
+    match (&finished, &whole) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.value, b.value, "{text:?} in chunks from {seed}");
+            assert_eq!(a.repairs, b.repairs, "{text:?} in chunks from {seed}");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "{text:?} in chunks from {seed}"),
+        _ => panic!("{text:?} in chunks from {seed}: {finished:?} != {whole:?}"),
+    }
+    // A successful finish holds every row emitted, at its event's index.
+    if let Ok(reply) = &finished {
+        for e in &events {
+            if let StreamEvent::Item { key, index, element } = e {
+                if key == T::KEY {
+                    let row = element.decode::<Violation>();
+                    assert_eq!(row.ok().as_ref(), reply.value.rows().get(*index), "{text:?}: row {index}");
+                }
+            }
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&seed, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    check::<ComplianceAnalysis>(&text, seed);
+    check::<Vec<Violation>>(&text, seed);
+});
