@@ -6,11 +6,14 @@
 use libfuzzer_sys::fuzz_target;
 use toon_core::{ParseError, Reply, StreamEvent, Toon, ToonStream};
 
+// The types of the real model's compliance replies, so that their rows are
+// read ahead as they stream.
 #[derive(Debug, PartialEq, Toon)]
 struct ComplianceAnalysis {
     compliance_status: Status,
     violations: Vec<Violation>,
     audit_trail: String,
+    spoken_response: String,
     confidence: Option<f64>,
 }
 
@@ -25,14 +28,17 @@ enum Status {
 #[toon(rename_all = "UPPERCASE")]
 enum Severity {
     High,
+    Medium,
     Low,
 }
 
 #[derive(Debug, PartialEq, Toon)]
 struct Violation {
-    id: u32,
+    category: String,
     severity: Severity,
     description: String,
+    related_rule_id: String,
+    remediation: String,
 }
 
 /// Streams `text` in chunks whose sizes (in characters, 1 to 16) come from
