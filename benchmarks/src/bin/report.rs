@@ -520,15 +520,22 @@ value; the event keeps the row's text, for a consumer to read when it wants. `fi
 more, so that the final value can never disagree with the whole-reply decoder, but where that decode meets the
 very bytes a row was read from, as the same row of the same table, it keeps the row's text instead of its cells
 and the typed reader takes the value already read (`reply/ahead.rs`): on short cells `finish` went from 1,946
-instructions a row to 490, and the whole stream from 5,646 to 4,614 (`from_toon`: 2,176). A row the whole reply
+instructions a row to 490. Each clean row's cells are read into one vector the stream reuses, under a memo of
+the type's columns the stream keeps per table: one allocation a row fewer, and the whole stream, counted by
+callgrind, from 4,614 instructions a row to 4,349 on short cells (`from_toon`: 2,074, as the column memo's hit
+is now inlined for both); on the compliance records it is 7,344 (`from_toon`: 3,461). A row the whole reply
 drops (`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading:
-appending the text 4 bytes at a time costs about 600 instructions a row on its own (0.2 to 0.3 times
-serde_json's time) and finding each line's end among the chunks about 400 more; each row's event owns the
-row's text and the push that ends the row returns a new `Vec` of events (about 600 with their drop); `finish`
-still splits the lines and walks the rows (490). Added to one reading of every row (about 1,500), that comes
-to about 1.65 times `from_toon` before anything else, so 1.5 is out of reach while every row is an event that
-owns its text. A consumer that reads every row as it arrives pays for that reading on top. Against the tens of
-milliseconds a model spends writing one row, the difference is noise.
+appending the text 4 bytes at a time costs 597 instructions a row on its own on short cells and 1,524 on the
+compliance records, whose rows are about 38 chunks long (0.3 to 0.45 times `from_toon`), and each push looks
+for a line's end in its chunk; each row's event owns the row's text and the push that ends the row returns a
+new `Vec` of events (two allocations a row; holding one event inline instead cost more in moving and dropping
+it on every push than the allocation saved, where a consumer iterates the events, so it was not kept);
+`finish` still splits the lines and walks the rows to prove the reply is what the stream read (about 500). On
+the compliance records one reading of every row (what `from_toon` does) plus the feeding and `finish` alone
+come to about 1.6 times `from_toon`, so 1.5 is out of reach while the stream keeps the text it is fed and
+`finish` decodes it once more; what would reach it is a reply pipeline that runs line by line, so that
+`finish` has nothing left to check (not done). A consumer that reads every row as it arrives pays for that
+reading on top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 
