@@ -5,38 +5,9 @@
 use libfuzzer_sys::fuzz_target;
 use toon_core::Toon;
 
-#[derive(Debug, PartialEq, Toon)]
-struct ComplianceAnalysis {
-    compliance_status: Status,
-    violations: Vec<Violation>,
-    audit_trail: String,
-    spoken_response: String,
-    confidence: Option<f64>,
-}
-
-#[derive(Debug, PartialEq, Toon)]
-#[toon(rename_all = "SCREAMING_SNAKE_CASE")]
-enum Status {
-    Compliant,
-    NonCompliant,
-}
-
-#[derive(Debug, PartialEq, Toon)]
-#[toon(rename_all = "UPPERCASE")]
-enum Severity {
-    High,
-    Medium,
-    Low,
-}
-
-#[derive(Debug, PartialEq, Toon)]
-struct Violation {
-    category: String,
-    severity: Severity,
-    description: String,
-    related_rule_id: String,
-    remediation: String,
-}
+#[path = "common/compliance.rs"]
+mod compliance;
+use compliance::ComplianceAnalysis;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -6,40 +6,9 @@
 use libfuzzer_sys::fuzz_target;
 use toon_core::{ParseError, Reply, StreamEvent, Toon, ToonStream};
 
-// The types of the real model's compliance replies, so that their rows are
-// read ahead as they stream.
-#[derive(Debug, PartialEq, Toon)]
-struct ComplianceAnalysis {
-    compliance_status: Status,
-    violations: Vec<Violation>,
-    audit_trail: String,
-    spoken_response: String,
-    confidence: Option<f64>,
-}
-
-#[derive(Debug, PartialEq, Toon)]
-#[toon(rename_all = "SCREAMING_SNAKE_CASE")]
-enum Status {
-    Compliant,
-    NonCompliant,
-}
-
-#[derive(Debug, PartialEq, Toon)]
-#[toon(rename_all = "UPPERCASE")]
-enum Severity {
-    High,
-    Medium,
-    Low,
-}
-
-#[derive(Debug, PartialEq, Toon)]
-struct Violation {
-    category: String,
-    severity: Severity,
-    description: String,
-    related_rule_id: String,
-    remediation: String,
-}
+#[path = "common/compliance.rs"]
+mod compliance;
+use compliance::{ComplianceAnalysis, Violation};
 
 /// Streams `text` in chunks whose sizes (in characters, 1 to 16) come from
 /// `seed`; returns the events and `finish`.
@@ -93,10 +62,19 @@ fn check<T: Rows>(text: &str, seed: u8) {
     // A successful finish holds every row emitted, at its event's index.
     if let Ok(reply) = &finished {
         for e in &events {
-            if let StreamEvent::Item { key, index, element } = e {
+            if let StreamEvent::Item {
+                key,
+                index,
+                element,
+            } = e
+            {
                 if key == T::KEY {
                     let row = element.decode::<Violation>();
-                    assert_eq!(row.ok().as_ref(), reply.value.rows().get(*index), "{text:?}: row {index}");
+                    assert_eq!(
+                        row.ok().as_ref(),
+                        reply.value.rows().get(*index),
+                        "{text:?}: row {index}"
+                    );
                 }
             }
         }
