@@ -177,7 +177,7 @@ pub fn from_json_reply_with_check<T: DeserializeOwned>(
     let (value, repairs) = from_json_reply_with_options(completion, options)?;
     check(&value).map_err(|why| {
         ParseError::new(
-            crate::ParseErrorKind::Constraint,
+            crate::reply::ParseErrorKind::Constraint,
             None,
             format!("the value reads but is not valid here: {why}"),
         )

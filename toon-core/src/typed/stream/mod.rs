@@ -224,7 +224,7 @@ impl<T: Toon> ToonStream<T> {
     /// As [`Toon::from_toon_with_options`].
     pub fn finish_with(
         mut self,
-        finish_reason: crate::FinishReason,
+        finish_reason: crate::reply::FinishReason,
     ) -> Result<Reply<T>, ParseError> {
         self.reader.options_mut().finish_reason = finish_reason;
         self.finish()
