@@ -340,7 +340,9 @@ pub(crate) fn starts_document(line: &str) -> bool {
     }
     match parse_header(content, 8) {
         HeaderParse::Header(_) => return true,
-        HeaderParse::Malformed(e) if e.kind == crate::error::DecodeErrorKind::MissingColon => return true,
+        HeaderParse::Malformed(e) if e.kind == crate::error::DecodeErrorKind::MissingColon => {
+            return true
+        }
         _ => {}
     }
     let Some(colon) = find_unquoted(content, |c| c == ':') else {
