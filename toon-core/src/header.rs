@@ -238,10 +238,13 @@ fn parse_field_list(
             })?;
             (n, i + used)
         } else {
-            let end = s[i..]
-                .find(['{', '}', ',', '|', '\t'])
+            // The marks are ASCII, so a byte search finds them (never inside a character).
+            let end = b[i..]
+                .iter()
+                .position(|c| matches!(c, b'{' | b'}' | b',' | b'|' | b'\t'))
                 .map_or(s.len(), |e| i + e);
-            if let Some(c) = s[end..].chars().next() {
+            if let Some(&c) = b.get(end) {
+                let c = char::from(c);
                 if matches!(c, ',' | '|' | '\t') && c != delim {
                     return Err(err(
                         DecodeErrorKind::DelimiterMismatch,
