@@ -255,6 +255,10 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
             "`ToonStream`, fed 4 bytes at a time, then `finish`",
         ),
         (
+            "stream_lines",
+            "`ToonStream`, fed a line at a time, then `finish`",
+        ),
+        (
             "stream_4_bytes_read",
             "`ToonStream`, fed 4 bytes at a time, each row's event read into the type, then `finish`",
         ),
@@ -524,18 +528,23 @@ instructions a row to 490. Each clean row's cells are read into one vector the s
 the type's columns the stream keeps per table: one allocation a row fewer, and the whole stream, counted by
 callgrind, from 4,614 instructions a row to 4,349 on short cells (`from_toon`: 2,074, as the column memo's hit
 is now inlined for both); on the compliance records it is 7,344 (`from_toon`: 3,461). A row the whole reply
-drops (`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading:
-appending the text 4 bytes at a time costs 597 instructions a row on its own on short cells and 1,524 on the
-compliance records, whose rows are about 38 chunks long (0.3 to 0.45 times `from_toon`), and each push looks
-for a line's end in its chunk; each row's event owns the row's text and the push that ends the row returns a
-new `Vec` of events (two allocations a row; holding one event inline instead cost more in moving and dropping
-it on every push than the allocation saved, where a consumer iterates the events, so it was not kept);
-`finish` still splits the lines and walks the rows to prove the reply is what the stream read (about 500). On
-the compliance records one reading of every row (what `from_toon` does) plus the feeding and `finish` alone
-come to about 1.6 times `from_toon`, so 1.5 is out of reach while the stream keeps the text it is fed and
-`finish` decodes it once more; what would reach it is a reply pipeline that runs line by line, so that
-`finish` has nothing left to check (not done). A consumer that reads every row as it arrives pays for that
-reading on top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
+drops (`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading.
+The same stream fed a line at a time (the `stream_lines` row) takes 5,374 instructions a row on the compliance
+records and 3,771 on short cells, the benchmark's own line split included: 1.55 and 1.82 times `from_toon`.
+Fed 4 bytes at a time it takes 7,342 and 4,349, so the pushes that end no line cost about 1,970 a row on the
+compliance records (about 52 instructions for each of a row's 38 chunks) and 580 on short cells. Of each such
+push about 40 instructions are the copy any stream that keeps the text must make (appending the chunks to a
+`String` alone, the `feed_4_bytes` row: 1,524 and 599 a row); the rest is looking for a line's end in the
+chunk and returning no events. Per row, each event owns the row's text and the push that ends the row returns
+a new `Vec` of events (two allocations a row; holding one event inline instead cost more in moving and
+dropping it on every push than the allocation saved, where a consumer iterates the events, so it was not
+kept), and `finish` still splits the lines and walks the rows to prove the reply is what the stream read
+(about 500). On the compliance records the copy alone is 0.44 times `from_toon` and one reading of every row
+plus `finish` comes to about 1.15, so 1.5 is out of reach while the stream keeps the text it is fed and
+`finish` decodes it once more; and making `from_toon` faster makes the ratio worse, not better. What would
+reach it is a reply pipeline that runs line by line, so that `finish` has nothing left to check (not done). A
+consumer that reads every row as it arrives pays for that reading on top. Against the tens of milliseconds a
+model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 
