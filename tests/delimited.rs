@@ -116,6 +116,44 @@ fn an_unclosed_or_missing_block_is_refused_by_name() {
     );
 }
 
+/// `max_bytes` is the whole reply's limit, its prose included: a reply whose
+/// TOON lines are short but whose block runs long is refused by its length,
+/// before the block is cut out, by `from_toon` and by the stream alike.
+#[test]
+fn a_reply_over_max_bytes_is_refused_whatever_its_prose() {
+    let reply = format!("{}\n", sourced(&"All is well. ".repeat(40)).to_toon());
+    let toon_lines = reply.find("<answer>").unwrap();
+    let options = ReplyOptions {
+        max_bytes: toon_lines + 100,
+        ..Default::default()
+    };
+    assert!(reply.len() > options.max_bytes);
+    let e = Sourced::from_toon_with_options(&reply, &options).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::LimitExceeded, "{e}");
+    assert!(
+        e.to_string()
+            .contains(&format!("the reply is {} bytes", reply.len())),
+        "{e}"
+    );
+    let mut stream = ToonStream::<Sourced>::with_options(options);
+    for chunk in reply.as_bytes().chunks(5) {
+        stream.push(std::str::from_utf8(chunk).unwrap());
+    }
+    stream.end();
+    assert_eq!(stream.finish().unwrap_err().to_string(), e.to_string());
+    // At the limit, the same reply reads.
+    let roomy = ReplyOptions {
+        max_bytes: reply.len(),
+        ..Default::default()
+    };
+    assert_eq!(
+        Sourced::from_toon_with_options(&reply, &roomy)
+            .unwrap()
+            .value,
+        Sourced::from_toon(&reply).unwrap()
+    );
+}
+
 #[test]
 fn the_stream_emits_the_prose_as_it_arrives() {
     let x = sourced(HARD[1]);

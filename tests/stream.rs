@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use common::corpus::load;
 use common::types::{Answer, ComplianceAnalysis, Detections, Violation};
 use serde_json::Value;
-use toon_core::{ParseError, Repair, Reply, StreamEvent, Toon, ToonStream};
+use toon_core::{
+    ParseError, ParseErrorKind, Repair, Reply, ReplyOptions, StreamEvent, Toon, ToonStream,
+};
 
 /// Splits `text` into chunks (never inside a character) by `sizes`, cycling.
 fn chunks<'a>(text: &'a str, sizes: &[usize]) -> Vec<&'a str> {
@@ -183,6 +185,39 @@ fn typed_corpus_streams_to_the_same_result() {
         repaired > 0,
         "some events carry the repairs their lines needed"
     );
+}
+
+/// At `max_bytes` and around it, in every splitting, `finish` is what
+/// `from_toon_with_options` gives: the whole reply read, or refused by its
+/// length (the stream has stopped keeping its text by then).
+#[test]
+fn max_bytes_is_applied_as_the_whole_reply_applies_it() {
+    for limit in [
+        REPLY.len() - 40,
+        REPLY.len() - 1,
+        REPLY.len(),
+        REPLY.len() + 1,
+    ] {
+        let options = ReplyOptions {
+            max_bytes: limit,
+            ..Default::default()
+        };
+        let whole = ComplianceAnalysis::from_toon_with_options(REPLY, &options);
+        assert_eq!(
+            whole.as_ref().err().map(|e| e.kind()),
+            (limit < REPLY.len()).then_some(ParseErrorKind::LimitExceeded)
+        );
+        for sizes in splittings() {
+            let mut s = ToonStream::<ComplianceAnalysis>::with_options(options);
+            let mut rows = 0;
+            for c in chunks(REPLY, &sizes) {
+                rows += s.push(c).len();
+            }
+            rows += s.end().len();
+            assert!(rows >= 3, "{rows} events in chunks {sizes:?}");
+            assert!(same(&s.finish(), &whole), "limit {limit}, chunks {sizes:?}");
+        }
+    }
 }
 
 const REPLY: &str = "<think>\nCheck each rule.\n</think>\n```toon\ncompliance_status: NON_COMPLIANT\nviolations[3]{category,severity,description,related_rule_id,remediation}:\n    privacy,high,\"Emails logged, unmasked\",R-12,Mask emails\n    retention,LOW,Backups kept too long,R-4,Delete old backups\n    consent,MEDIUM,No opt-in,R-7,Ask first\naudit_trail: R-1..R-20\nspoken_response: Three problems.\n```\n";

@@ -1,13 +1,14 @@
 //! An events-only stream's memory is bounded by the longest line and the record
 //! being built, not the completion: fed a 2 MB reply in small chunks, its peak
-//! stays a few kilobytes above the events handed out (measured by a counting
+//! stays a few kilobytes above the events handed out; a stream that keeps the
+//! text for `finish` keeps at most `max_bytes` of it (measured by a counting
 //! allocator; this binary holds only this test).
 
 mod common;
 
 use common::alloc::{peak_during, Counting};
 use common::types::Detections;
-use toon_core::{ToonEvents, ToonStream};
+use toon_core::{ParseErrorKind, ReplyOptions, Toon, ToonEvents, ToonStream};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -59,4 +60,30 @@ fn events_only_memory_is_bounded_by_the_line_not_the_reply() {
         kept > text.len(),
         "the full stream keeps the text: peak {kept}"
     );
+
+    // Up to `max_bytes`: past it the reply is refused whatever it holds, so
+    // the stream keeps no more text than an events-only stream, its events go
+    // on, and `finish` refuses the reply as `from_toon` does.
+    let options = ReplyOptions {
+        max_bytes: 64 * 1024,
+        ..Default::default()
+    };
+    let ((seen, refusal), bounded) = peak_during(|| {
+        let mut s = ToonStream::<Detections>::with_options(options);
+        let mut seen = 0;
+        for c in &chunks {
+            seen += s.push(c).len();
+        }
+        seen += s.end().len();
+        (seen, s.finish().unwrap_err())
+    });
+    assert_eq!(seen, rows + 1, "every event, past the limit too");
+    assert!(
+        bounded < 3 * options.max_bytes,
+        "peak {bounded} bytes under a limit of {}",
+        options.max_bytes
+    );
+    let whole = Detections::from_toon_with_options(&text, &options).unwrap_err();
+    assert_eq!(refusal.kind(), ParseErrorKind::LimitExceeded);
+    assert_eq!(refusal.to_string(), whole.to_string());
 }

@@ -43,8 +43,9 @@ use forgive::{Forgiving, Note};
 pub struct ReplyOptions {
     /// The deepest nesting accepted (default 128); deeper is `LimitExceeded`.
     pub max_depth: usize,
-    /// The longest reply accepted, in bytes (default 16 MiB); longer is
-    /// `LimitExceeded`, refused before any work, so memory stays bounded.
+    /// The longest reply accepted, in bytes (default 16 MiB), prose fields
+    /// included; longer is `LimitExceeded`, refused before any work, so memory
+    /// stays bounded (a `ToonStream` stops keeping the text past it).
     pub max_bytes: usize,
     /// How the server said the reply ended (default `Unknown`): `Length` makes
     /// any reply that does not read, and any TOON reply at all, `Truncated`;
@@ -179,15 +180,20 @@ pub(crate) fn key_text(token: &str) -> String {
 
 /// Refuses a reply over `max_bytes` before any work is done on it.
 fn too_long(completion: &str, options: &ReplyOptions) -> Result<(), ParseError> {
-    if completion.len() <= options.max_bytes {
+    too_many_bytes(completion.len(), options)
+}
+
+/// Refuses a reply of `len` bytes over `max_bytes`: [`too_long`] for a reply
+/// known only by its length (a stream that stopped keeping its text).
+pub(crate) fn too_many_bytes(len: usize, options: &ReplyOptions) -> Result<(), ParseError> {
+    if len <= options.max_bytes {
         return Ok(());
     }
     Err(ParseError::new(
         ParseErrorKind::LimitExceeded,
         None,
         format!(
-            "the reply is {} bytes, over the limit of {} (ReplyOptions::max_bytes); a reply this long is usually a model looping until its token limit",
-            completion.len(),
+            "the reply is {len} bytes, over the limit of {} (ReplyOptions::max_bytes); a reply this long is usually a model looping until its token limit",
             options.max_bytes
         ),
     ))

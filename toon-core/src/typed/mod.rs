@@ -210,6 +210,8 @@ pub(crate) fn read<T: Toon>(
     options: &ReplyOptions,
     mut ahead: Option<Ahead>,
 ) -> Result<Reply<T>, ParseError> {
+    // The whole completion, prose fields included, before any work on it.
+    refuse_size(completion.len(), options)?;
     let shape = T::__shape();
     // Delimited prose fields are cut out first; the rest is read as TOON.
     let prose_names = delimited::names(&shape);
@@ -217,7 +219,7 @@ pub(crate) fn read<T: Toon>(
         (std::borrow::Cow::Borrowed(completion), Vec::new())
     } else {
         let (toon, prose) = delimited::split(completion, &prose_names, options.finish_reason)
-            .map_err(|e| e.in_format("TOON, exactly as the instructions show"))?;
+            .map_err(|e| e.in_format(FORMAT))?;
         (std::borrow::Cow::Owned(toon), prose)
     };
     let completion = completion.as_ref();
@@ -257,7 +259,15 @@ pub(crate) fn read<T: Toon>(
     settle(result, completion, options, &findings.short_rows, &|line| {
         findings.missing_cell(line)
     })
-    .map_err(|e| e.in_format("TOON, exactly as the instructions show"))
+    .map_err(|e| e.in_format(FORMAT))
+}
+
+/// What a typed reply's refusals say the reply should have been.
+pub(crate) const FORMAT: &str = "TOON, exactly as the instructions show";
+
+/// Refuses a completion of `len` bytes over `max_bytes`, as [`read`] refuses it.
+pub(crate) fn refuse_size(len: usize, options: &ReplyOptions) -> Result<(), ParseError> {
+    crate::reply::too_many_bytes(len, options).map_err(|e| e.in_format(FORMAT))
 }
 
 /// Rows a stream has read into their types as their lines ended, for its

@@ -129,7 +129,7 @@ impl<T: Toon> ToonOutputParser<T> {
                     None,
                     format!("the value reads but is not valid here: {why}"),
                 )
-                .in_format("TOON, exactly as the instructions show")
+                .in_format(super::FORMAT)
             })?;
         }
         Ok(reply)

@@ -34,7 +34,11 @@
 //! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
 //! text, and the value of each clean table row, read into its type as the row
 //! ended: the decode `finish` runs takes those values where it meets the very
-//! rows they were read from, instead of reading the rows again. [`ToonEvents`]
+//! rows they were read from, instead of reading the rows again. It keeps the
+//! text only up to [`ReplyOptions::max_bytes`] (checked as each line ends):
+//! past that, `finish` refuses the reply as `LimitExceeded` by its length
+//! alone, as `from_toon` does, so the stream drops each line once its events
+//! are decided and its events go on, as [`ToonEvents`]' do. [`ToonEvents`]
 //! is the same decoder without `finish`: it drops each line once its events
 //! are decided, so its memory is bounded by the longest line and the record
 //! being built, however long the completion.
@@ -84,6 +88,11 @@ pub struct ToonStream<T> {
     reader: Reader,
     /// Keep the text for `finish`; an events-only stream drops decided lines.
     keep_text: bool,
+    /// The most text kept for `finish` (`ReplyOptions::max_bytes`): past it,
+    /// the reply is refused whatever it holds, so its text is no longer kept.
+    limit: usize,
+    /// Bytes fed and already dropped, decided lines of an events-only stream.
+    dropped: usize,
     /// The root's delimited prose fields, and the block being streamed.
     prose_names: Vec<&'static str>,
     prose: Option<ProseBlock>,
@@ -112,7 +121,10 @@ impl<T: Toon> ToonStream<T> {
         Self::with_options(ReplyOptions::default())
     }
 
-    /// A stream with other limits (they apply at [`finish`](Self::finish)).
+    /// A stream with other limits. They apply at [`finish`](Self::finish), as
+    /// [`Toon::from_toon_with_options`] applies them; past
+    /// [`max_bytes`](ReplyOptions::max_bytes) the stream also stops keeping
+    /// the text, whose reply `finish` will refuse.
     pub fn with_options(options: ReplyOptions) -> Self {
         Self::build(options, true)
     }
@@ -127,6 +139,12 @@ impl<T: Toon> ToonStream<T> {
             text: String::new(),
             scanned: 0,
             searched: 0,
+            limit: if keep_text {
+                options.max_bytes
+            } else {
+                usize::MAX
+            },
+            dropped: 0,
             reader: Reader::new(
                 TypeGuide::new(T::__shape()),
                 options,
@@ -160,6 +178,10 @@ impl<T: Toon> ToonStream<T> {
     /// Reads the lines the text now completes.
     #[inline(never)]
     fn read_lines(&mut self) -> Vec<Event> {
+        // Checked as lines end: the text past the limit is at most a line.
+        if self.text.len() > self.limit {
+            self.over_limit();
+        }
         // Most pushes that end a line decide one event.
         let mut events = Vec::with_capacity(1);
         loop {
@@ -183,11 +205,31 @@ impl<T: Toon> ToonStream<T> {
             self.scanned = line_end + 1;
         }
         if !self.keep_text {
-            self.text.drain(..self.scanned);
-            self.searched = self.searched.saturating_sub(self.scanned);
-            self.scanned = 0;
+            self.drop_decided();
         }
         events
+    }
+
+    /// Drops the lines already read, whose events are decided.
+    fn drop_decided(&mut self) {
+        self.text.drain(..self.scanned);
+        self.dropped += self.scanned;
+        self.searched = self.searched.saturating_sub(self.scanned);
+        self.scanned = 0;
+    }
+
+    /// The text passed `max_bytes`: `finish` will refuse the reply as
+    /// `from_toon` would, so the stream keeps no more than an events-only
+    /// stream does (decided lines are dropped, no row is read ahead) and its
+    /// events go on.
+    #[cold]
+    fn over_limit(&mut self) {
+        self.keep_text = false;
+        self.limit = usize::MAX;
+        self.reader.stop_reading_ahead();
+        // The lines read so far are decided: their memory goes now.
+        self.drop_decided();
+        self.text.shrink_to_fit();
     }
 
     /// The stream has ended: decides the last line (which had no newline) and the
@@ -210,6 +252,8 @@ impl<T: Toon> ToonStream<T> {
     /// # Errors
     /// As [`Toon::from_toon`].
     pub fn finish(mut self) -> Result<Reply<T>, ParseError> {
+        // Refused by its length alone, as `from_toon` refuses it.
+        super::refuse_size(self.dropped + self.text.len(), self.reader.options())?;
         // The rows already read are taken as read, where the decode meets
         // them as they were read; everything else is read as `from_toon` reads it.
         let ahead = self.reader.take_ahead(&self.text);

@@ -132,6 +132,11 @@ impl Reader {
         })
     }
 
+    /// Keeps no more rows for `finish`, and drops those kept.
+    pub(super) fn stop_reading_ahead(&mut self) {
+        self.ahead = None;
+    }
+
     pub(super) fn options_mut(&mut self) -> &mut ReplyOptions {
         &mut self.options
     }
