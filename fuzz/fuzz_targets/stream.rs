@@ -1,10 +1,11 @@
 //! The stream decoder on a realistic type: no panic, in chunks of any sizes,
-//! and `finish` returns exactly what `from_toon_with_report` returns on the
-//! whole text; every row it emitted is in the final value at its index.
+//! and `finish` returns exactly what `from_toon_with_options` returns on the
+//! whole text (with a `max_bytes` around the text's length where the first
+//! byte's high bit is set); every row it emitted is in the final value at its index.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toon_core::{ParseError, Reply, StreamEvent, Toon, ToonStream};
+use toon_core::{ParseError, Reply, ReplyOptions, StreamEvent, Toon, ToonStream};
 
 #[path = "common/compliance.rs"]
 mod compliance;
@@ -12,8 +13,12 @@ use compliance::{ComplianceAnalysis, Violation};
 
 /// Streams `text` in chunks whose sizes (in characters, 1 to 16) come from
 /// `seed`; returns the events and `finish`.
-fn stream<T: Toon>(text: &str, seed: u8) -> (Vec<StreamEvent>, Result<Reply<T>, ParseError>) {
-    let mut s = ToonStream::<T>::new();
+fn stream<T: Toon>(
+    text: &str,
+    seed: u8,
+    options: ReplyOptions,
+) -> (Vec<StreamEvent>, Result<Reply<T>, ParseError>) {
+    let mut s = ToonStream::<T>::with_options(options);
     let mut events = Vec::new();
     let mut state = u32::from(seed) | 1;
     let mut rest = text;
@@ -49,8 +54,16 @@ impl Rows for Vec<Violation> {
 }
 
 fn check<T: Rows>(text: &str, seed: u8) {
-    let whole = T::from_toon_with_report(text);
-    let (events, finished) = stream::<T>(text, seed);
+    // From none to a little more than the text's length.
+    let options = ReplyOptions {
+        max_bytes: match seed & 0x80 {
+            0 => ReplyOptions::default().max_bytes,
+            _ => text.len() * usize::from(seed & 0x7f) / 100,
+        },
+        ..Default::default()
+    };
+    let whole = T::from_toon_with_options(text, &options);
+    let (events, finished) = stream::<T>(text, seed, options);
     match (&finished, &whole) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.value, b.value, "{text:?} in chunks from {seed}");
