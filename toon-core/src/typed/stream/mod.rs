@@ -88,9 +88,6 @@ pub struct ToonStream<T> {
     reader: Reader,
     /// Keep the text for `finish`; an events-only stream drops decided lines.
     keep_text: bool,
-    /// The most text kept for `finish` (`ReplyOptions::max_bytes`): past it,
-    /// the reply is refused whatever it holds, so its text is no longer kept.
-    limit: usize,
     /// Bytes fed and already dropped, decided lines of an events-only stream.
     dropped: usize,
     /// The root's delimited prose fields, and the block being streamed.
@@ -139,11 +136,6 @@ impl<T: Toon> ToonStream<T> {
             text: String::new(),
             scanned: 0,
             searched: 0,
-            limit: if keep_text {
-                options.max_bytes
-            } else {
-                usize::MAX
-            },
             dropped: 0,
             reader: Reader::new(
                 TypeGuide::new(T::__shape()),
@@ -178,8 +170,9 @@ impl<T: Toon> ToonStream<T> {
     /// Reads the lines the text now completes.
     #[inline(never)]
     fn read_lines(&mut self) -> Vec<Event> {
-        // Checked as lines end: the text past the limit is at most a line.
-        if self.text.len() > self.limit {
+        // Past `max_bytes` the reply is refused whatever it holds, so its text
+        // is no longer kept; checked as lines end, so at most a line is past it.
+        if self.keep_text && self.text.len() > self.reader.options().max_bytes {
             self.over_limit();
         }
         // Most pushes that end a line decide one event.
@@ -225,7 +218,6 @@ impl<T: Toon> ToonStream<T> {
     #[cold]
     fn over_limit(&mut self) {
         self.keep_text = false;
-        self.limit = usize::MAX;
         self.reader.stop_reading_ahead();
         // The lines read so far are decided: their memory goes now.
         self.drop_decided();
