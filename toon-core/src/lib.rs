@@ -54,12 +54,13 @@
 //!
 //! # How a reply is read
 //!
-//! The modules are layers, each importing only those below it: lines and
+//! The modules are layers, each importing only its own and those below it: lines and
 //! tokens (`lines`, `lex`), headers and the decoded tree (`header`, `node`,
 //! where every entry, item and row carries its line), the specification's
 //! decoder and encoder, the type's [`Shape`] and what is built from it (prompt,
 //! schema, grammar), the reply pipeline (its repair stages in a fixed order over
-//! one buffer of lines borrowed from the completion, then one decode), and typed
+//! one buffer of lines borrowed from the completion, then a decode of the
+//! repaired text, where the text as it stands did not decode), and typed
 //! reading. A table row is read straight into its struct, cell by header
 //! position, each unquoted cell from its token as the field's type wants it,
 //! where every cell reads as it stands; any other row takes the full path,
@@ -133,14 +134,13 @@ pub use error::{DecodeError, DecodeErrorKind};
 pub use grammar::{GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN, FRACTION_DIGITS};
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
-    decode_reply, decode_reply_with_options, decode_reply_with_report, FinishReason, ParseError,
-    ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
+    decode_reply, decode_reply_with_options, decode_reply_with_report, from_json_reply,
+    from_json_reply_with_check, from_json_reply_with_options, from_json_reply_with_report,
+    FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
 };
 pub use request::{constrain_request, reply_text, ConstrainError, GrammarServer};
 pub use schema::{
-    from_json_reply, from_json_reply_with_check, from_json_reply_with_options,
-    from_json_reply_with_report, json_mode, response_format, strict_violations, OutputSchema,
-    SchemaDialect, Tool,
+    json_mode, response_format, strict_violations, OutputSchema, SchemaDialect, Tool,
 };
 /// Derives [`OutputSchema`]; the shapes and keys it takes are those of [`macro@Toon`].
 #[cfg(feature = "derive")]

@@ -7,9 +7,11 @@ mod finish;
 mod forgive;
 pub(crate) mod json;
 mod json_mend;
+mod json_path;
 pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;
+mod tool_call;
 
 use crate::reply::layout::is_blank;
 use std::borrow::Cow;
@@ -20,6 +22,10 @@ pub(crate) use ahead::ReadAhead;
 pub use error::{ParseError, ParseErrorKind};
 pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
+pub use json_path::{
+    from_json_reply, from_json_reply_with_check, from_json_reply_with_options,
+    from_json_reply_with_report,
+};
 pub use report::{Repair, RepairKind, Reply};
 
 use crate::decode::{decode_with, Spec};
@@ -48,7 +54,8 @@ pub struct ReplyOptions {
     /// stays bounded (a `ToonStream` stops keeping the text past it).
     pub max_bytes: usize,
     /// How the server said the reply ended (default `Unknown`): `Length` makes
-    /// any reply that does not read, and any TOON reply at all, `Truncated`;
+    /// any reply that does not read (other than one over a limit), and any TOON
+    /// reply at all, `Truncated`;
     /// `Stop` means nothing is ever called `Truncated`; `Unknown` leaves it to
     /// what the text shows (an unclosed quoted string, header or JSON value).
     pub finish_reason: FinishReason,
@@ -137,36 +144,6 @@ pub fn decode_reply_with_options(
             }
         });
     settle(result, completion, options, &findings.short_rows, &|_| None)
-}
-
-/// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
-/// after the same stripping of reasoning, fences and prose.
-pub(crate) fn decode_json_reply<T: serde::de::DeserializeOwned>(
-    completion: &str,
-    options: &ReplyOptions,
-) -> Result<(T, Vec<Repair>), ParseError> {
-    too_long(completion, options)?;
-    if is_blank(completion) {
-        return Err(ParseError::empty());
-    }
-    let mut repairs = Vec::new();
-    let lines = strip::strip(completion, &mut repairs, None)?;
-    let Some(first) = lines.iter().position(|l| !is_blank(l)) else {
-        return Err(ParseError::empty());
-    };
-    if !json::looks_like_json(&lines) {
-        return Err(ParseError::new(
-            ParseErrorKind::Syntax,
-            Some(first + 1),
-            format!(
-                "expected a JSON value, but the reply starts with `{}`",
-                crate::lex::clip(lines[first].trim())
-            ),
-        ));
-    }
-    let value = json::decode_json_as(&lines, &mut repairs)?;
-    repairs.sort_by_key(|r| r.line);
-    Ok((value, repairs))
 }
 
 /// A key token as text: a quoted key unescaped, an unquoted one as written.

@@ -8,10 +8,8 @@ mod tool;
 pub use tool::{json_mode, Tool};
 pub(crate) use tool::{name_and_doc, tool_name};
 
-use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use crate::reply::{ParseError, Repair, ReplyOptions};
 use crate::shape::Shape;
 
 pub use json_schema::strict_violations;
@@ -109,106 +107,4 @@ pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
         }
         SchemaDialect::LlamaCppPython => json!({ "type": "json_object", "schema": schema }),
     }
-}
-
-/// Reads a JSON reply into any `serde` type: fences, reasoning blocks and
-/// surrounding prose are stripped, then `serde_json` reads the first JSON value.
-///
-/// JSON that does not parse is mended, and each mend reported, only where the
-/// mistake has one reading: trailing commas, `//` and `/* */` comments, Python's
-/// `True`/`False`/`None`, single-quoted strings and keys, unquoted keys, raw line
-/// breaks inside strings (see [`RepairKind`](crate::RepairKind)); values survive
-/// byte for byte. An unclosed structure, a missing comma or a stray word is refused.
-///
-/// A reply cut off at the token limit is [`Truncated`](crate::ParseErrorKind::Truncated),
-/// by name; a missing field is `MissingField`, a wrong value `InvalidValue`,
-/// each with the line of the reply it stands on.
-///
-/// ```
-/// #[derive(serde::Deserialize, Debug)]
-/// struct Capital { country: String, capital: String }
-///
-/// let c: Capital = toon_core::from_json_reply("```json\n{\"country\": \"France\", \"capital\": \"Paris\"}\n```").unwrap();
-/// assert_eq!(c.capital, "Paris");
-/// let err = toon_core::from_json_reply::<Capital>("{ \"country\": \"FRANCE\", \"capital\": \"Paris }").unwrap_err();
-/// assert_eq!(err.kind(), toon_core::ParseErrorKind::Truncated);
-/// ```
-///
-/// # Errors
-/// A [`ParseError`]: `EmptyCompletion`, `Truncated`, `Syntax` (not JSON), `MissingField` or `InvalidValue`.
-pub fn from_json_reply<T: DeserializeOwned>(completion: &str) -> Result<T, ParseError> {
-    from_json_reply_with_report(completion).map(|(v, _)| v)
-}
-
-/// [`from_json_reply`], also returning what was stripped around the JSON.
-///
-/// # Errors
-/// As [`from_json_reply`].
-pub fn from_json_reply_with_report<T: DeserializeOwned>(
-    completion: &str,
-) -> Result<(T, Vec<Repair>), ParseError> {
-    from_json_reply_with_options(completion, &ReplyOptions::default())
-}
-
-/// [`from_json_reply_with_options`] with the caller's own check, run after
-/// decoding, as [`ToonOutputParser::validate`](crate::ToonOutputParser::validate)
-/// does on the TOON path: its `Err` is a [`Constraint`](crate::ParseErrorKind::Constraint)
-/// refusal carrying the message.
-///
-/// ```
-/// use toon_core::{from_json_reply_with_check, ParseErrorKind, ReplyOptions};
-/// let sent = 6;
-/// let check = |ids: &Vec<u32>| match ids.iter().find(|&&i| i as usize > sent) {
-///     Some(i) => Err(format!("source {i} does not exist; cite 1 to {sent}")),
-///     None => Ok(()),
-/// };
-/// let err = from_json_reply_with_check("[2, 7]", &ReplyOptions::default(), check).unwrap_err();
-/// assert_eq!(err.kind(), ParseErrorKind::Constraint);
-/// assert!(err.retry_prompt().contains("one JSON object"));
-/// ```
-///
-/// # Errors
-/// As [`from_json_reply_with_options`], and `Constraint` when the check refuses.
-pub fn from_json_reply_with_check<T: DeserializeOwned>(
-    completion: &str,
-    options: &ReplyOptions,
-    check: impl FnOnce(&T) -> Result<(), String>,
-) -> Result<(T, Vec<Repair>), ParseError> {
-    let (value, repairs) = from_json_reply_with_options(completion, options)?;
-    check(&value).map_err(|why| {
-        ParseError::new(
-            crate::reply::ParseErrorKind::Constraint,
-            None,
-            format!("the value reads but is not valid here: {why}"),
-        )
-        .in_format("one JSON object, as the instructions describe")
-    })?;
-    Ok((value, repairs))
-}
-
-/// [`from_json_reply_with_report`] with the server's finish reason and limits
-/// ([`ReplyOptions`]): with [`FinishReason::Length`](crate::FinishReason::Length)
-/// a JSON value left open is `Truncated`; with `Stop` it is the model's own
-/// malformed JSON (`Syntax`), never called cut off.
-///
-/// ```
-/// use toon_core::{from_json_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
-/// #[derive(Debug, serde::Deserialize)]
-/// struct Capital { capital: String }
-/// let stop = ReplyOptions { finish_reason: FinishReason::Stop, ..Default::default() };
-/// let err = from_json_reply_with_options::<Capital>("{\"capital\": \"Par", &stop).unwrap_err();
-/// assert_eq!(err.kind(), ParseErrorKind::Syntax);
-/// ```
-///
-/// # Errors
-/// As [`from_json_reply`], and `LimitExceeded` past a limit.
-pub fn from_json_reply_with_options<T: DeserializeOwned>(
-    completion: &str,
-    options: &ReplyOptions,
-) -> Result<(T, Vec<Repair>), ParseError> {
-    // A closed JSON value is whole, so only a refusal has the finish reason to weigh.
-    crate::reply::decode_json_reply(completion, options).map_err(|e| {
-        crate::reply::settle_error(e, completion, options, &|_| None)
-            .in_format("one JSON object, as the instructions describe")
-    })
 }

@@ -1,0 +1,141 @@
+//! The layers of `toon-core` as the README names them: each module imports only
+//! modules of its own layer or below, and no two import each other, even
+//! through others. Read from the source (`crate::module` paths outside
+//! comments), so a new import that climbs a layer fails here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each top-level module of `toon-core/src` and its layer, bottom up.
+const LAYERS: [(&str, u8); 17] = [
+    ("error", 0),
+    ("options", 0),
+    ("equality", 0),
+    ("lines", 1),
+    ("lex", 1),
+    ("header", 2),
+    ("node", 2),
+    ("decode", 3),
+    ("encode", 3),
+    ("shape", 4),
+    ("prompt", 4),
+    ("schema", 4),
+    ("grammar", 4),
+    ("reply", 5),
+    ("typed", 6),
+    ("request", 7),
+    // The crate root re-exports every layer.
+    ("lib", u8::MAX),
+];
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The modules each top-level module names by `crate::` outside comments.
+fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        let module = first.trim_end_matches(".rs").to_owned();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let targets = graph.entry(module.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            for (at, _) in code.match_indices("crate::") {
+                let rest = &code[at + "crate::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != module {
+                    targets.insert(name);
+                }
+            }
+        }
+    }
+    graph
+}
+
+fn layer(module: &str) -> u8 {
+    LAYERS
+        .iter()
+        .find(|(m, _)| *m == module)
+        .unwrap_or_else(|| panic!("`{module}` has no layer: add it to LAYERS and to the README"))
+        .1
+}
+
+#[test]
+fn no_module_imports_a_higher_layer_or_a_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("toon-core/src");
+    let graph = imports(&src);
+    assert!(graph.contains_key("reply") && graph.contains_key("typed"));
+    let climbs: Vec<String> = graph
+        .iter()
+        .flat_map(|(from, to)| to.iter().map(move |t| (from, t)))
+        .filter(|(from, to)| layer(to) > layer(from))
+        .map(|(from, to)| {
+            format!(
+                "{from} (layer {}) imports {to} (layer {})",
+                layer(from),
+                layer(to)
+            )
+        })
+        .collect();
+    assert!(climbs.is_empty(), "{climbs:#?}");
+    // No cycle: every module can be placed after all it imports.
+    let mut placed = BTreeSet::new();
+    while placed.len() < graph.len() {
+        let ready: Vec<&String> = graph
+            .iter()
+            .filter(|(m, to)| {
+                !placed.contains(*m)
+                    && to
+                        .iter()
+                        .all(|t| placed.contains(t) || !graph.contains_key(t))
+            })
+            .map(|(m, _)| m)
+            .collect();
+        assert!(
+            !ready.is_empty(),
+            "modules that import each other: {:?}",
+            graph
+                .keys()
+                .filter(|m| !placed.contains(*m))
+                .collect::<Vec<_>>()
+        );
+        placed.extend(ready.into_iter().cloned());
+    }
+}
+
+/// The check reads what it claims to: a file that imports upward is found.
+#[test]
+fn an_import_that_climbs_is_seen() {
+    let dir = std::env::temp_dir().join(format!("toon-layers-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("schema")).unwrap();
+    std::fs::write(
+        dir.join("schema/tool.rs"),
+        "// crate::typed in a comment is no import\nuse crate::reply::ParseError; // crate::request\n",
+    )
+    .unwrap();
+    let graph = imports(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(graph["schema"], BTreeSet::from(["reply".to_owned()]));
+    assert!(layer("reply") > layer("schema"));
+}
