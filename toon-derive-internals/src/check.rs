@@ -134,6 +134,11 @@ fn check_type(cx: &Ctxt, ty: &Type, derive: &str) {
             let Some(last) = p.path.segments.last() else {
                 return;
             };
+            if last.ident == "i128" || last.ident == "u128" {
+                cx.error_spanned_by(p, format!(
+                    "#[derive({derive})] reads integers of up to 64 bits, the widest a JSON number is read as; use `i64` or `u64`, or `String` for a wider id"
+                ));
+            }
             let types = type_args(last);
             if last.ident == "BTreeMap" || last.ident == "HashMap" {
                 if let Some(key) = types.first() {
