@@ -6,31 +6,8 @@
 //! it admits is valid TOON that `T::from_toon` reads with no repair.
 //! [`constrain_request`] adds it to a chat request in each server's own field.
 //!
-//! What the grammar holds, and what it leaves out:
-//! - keys in declaration order at their fixed indentation; an optional field
-//!   (`Option`, `#[serde(default)]`) as `null` or left out;
-//! - tables as their header and rows, and the count in a header always equal to
-//!   the rows or items that follow (one alternative per count, up to the bound);
-//!   empty lists as `key: []` or `key[0]...:`; lists of primitives inline;
-//!   lists of other values in list form; maps of flat structs also as keyed tables;
-//! - text unquoted exactly where SPEC §7.2 lets it stand (so `3 cups` may, and
-//!   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
-//!   integers within their Rust type's bounds; other numbers as plain decimals
-//!   of at most [`FRACTION_DIGITS`] digits after the point (no exponent form),
-//!   within a field's `range` where it has whole bounds; enum values as their names;
-//! - a free-form `serde_json::Value` as any primitive, object or array down to
-//!   two levels (written in list form where the encoder could write a table);
-//! - a type nested in itself is unrolled three levels deep; below that its lists
-//!   are empty and its optional fields `null`.
-//!
-//! Bounds, so a constrained reply cannot run on until the token limit: every text
-//! value at most [`DEFAULT_MAX_LEN`] characters and every list or map at most
-//! [`DEFAULT_MAX_ITEMS`] items, unless the field says otherwise with
-//! `#[toon(max_len = N)]` (for its text, or its list's text items) and
-//! `#[toon(max_items = N)]`. These bound the grammar only; the decoder reads
-//! longer replies as before. Lark holds a text bound exactly; GBNF, which cannot
-//! intersect two languages, holds it exactly for text that does not begin like a
-//! number or a keyword, and within a few times the bound for text that does.
+//! What the grammar holds and its bounds are on [`GrammarSyntax`], the page a
+//! user reaches from [`Toon::toon_grammar`](crate::Toon::toon_grammar).
 
 mod build;
 mod ir;
@@ -51,7 +28,33 @@ pub const FRACTION_DIGITS: u32 = 6;
 /// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
 pub const DEFAULT_MAX_ITEMS: u32 = 10;
 
-/// The grammar syntaxes servers take.
+/// The grammar syntaxes servers take, for [`Toon::toon_grammar`](crate::Toon::toon_grammar).
+///
+/// What the grammar holds, and what it leaves out:
+/// - keys in declaration order at their fixed indentation; an optional field
+///   (`Option`, `#[serde(default)]`) as `null` or left out;
+/// - tables as their header and rows, and the count in a header always equal to
+///   the rows or items that follow (one alternative per count, up to the bound);
+///   empty lists as `key: []` or `key[0]...:`; lists of primitives inline;
+///   lists of other values in list form; maps of flat structs also as keyed tables;
+/// - text unquoted exactly where SPEC §7.2 lets it stand (so `3 cups` may, and
+///   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
+///   integers within their Rust type's bounds; other numbers as plain decimals
+///   of at most [`FRACTION_DIGITS`] digits after the point (no exponent form),
+///   within a field's `range` where it has whole bounds; enum values as their names;
+/// - a free-form `serde_json::Value` as any primitive, object or array down to
+///   two levels (written in list form where the encoder could write a table);
+/// - a type nested in itself is unrolled three levels deep; below that its lists
+///   are empty and its optional fields `null`.
+///
+/// Bounds, so a constrained reply cannot run on until the token limit: every text
+/// value at most [`DEFAULT_MAX_LEN`] characters and every list or map at most
+/// [`DEFAULT_MAX_ITEMS`] items, unless the field says otherwise with
+/// `#[toon(max_len = N)]` (for its text, or its list's text items) and
+/// `#[toon(max_items = N)]`. These bound the grammar only; the decoder reads
+/// longer replies as before. Lark holds a text bound exactly; GBNF, which cannot
+/// intersect two languages, holds it exactly for text that does not begin like a
+/// number or a keyword, and within a few times the bound for text that does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GrammarSyntax {

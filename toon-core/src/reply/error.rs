@@ -27,7 +27,8 @@ pub enum ParseErrorKind {
     /// A value has the wrong type for its field (a word where a number belongs,
     /// an unknown enum value).
     InvalidValue,
-    /// The value reads, but a check refused it: the caller's own
+    /// The value reads, but a check refused it: a field's constraint
+    /// (`#[toon(range(..))]`, `length(..)`, `pattern = ".."`) or the caller's own
     /// ([`ToonOutputParser::validate`](crate::ToonOutputParser::validate)).
     /// A parse proves shape, not truth; the value is never clamped or dropped.
     Constraint,

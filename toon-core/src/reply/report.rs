@@ -14,13 +14,15 @@ pub enum RepairKind {
     StrippedProse,
     /// A markdown fence (```` ```toon ````, ```` ```json ````, ```` ``` ````) was dropped.
     StrippedFence,
-    /// A reasoning block (`<think>…</think>`) was dropped.
+    /// A reasoning block (`<think>…</think>`, or reasoning that ends in a bare
+    /// `</think>`) was dropped.
     StrippedReasoning,
     /// A `<tool_call>` or `</tool_call>` wrapper was dropped.
     StrippedToolCall,
     /// A declared `[N]` that disagreed with the values present was corrected.
     CorrectedLength,
-    /// A header written without its colon got it back.
+    /// A header written without its colon got it back; with a type, also a
+    /// known key written without its colon.
     AddedColon,
     /// Shifted, or four-space (or other uniform) indentation was re-levelled.
     Reindented,
@@ -32,16 +34,21 @@ pub enum RepairKind {
     RecordsToTable,
     /// The reply was JSON, not TOON, and was read as JSON.
     ReadJson,
-    /// Extra cells from an unquoted delimiter in the last text column were joined back.
+    /// Extra cells from an unquoted delimiter inside a text cell were joined back,
+    /// where only one text column could take them (see the README's table).
     RejoinedCells,
     /// An optional cell left out of a row, where only that column could be the
     /// missing one, was read as null.
     FilledCell,
-    /// A number or boolean the model quoted was read as the number or boolean.
+    /// A number or boolean the model quoted was read as the number or boolean,
+    /// or a whole number was read as the text the field wants.
     UnquotedScalar,
-    /// An enum value in the wrong letter case was matched to its variant.
+    /// An enum value in the wrong letter case, or with `_`, `-` or a space for
+    /// another of them, was matched to its one variant.
     EnumCase,
-    /// A header without `[N]` or without its field list was completed from the type.
+    /// A header without `[N]` or without its field list was completed from the
+    /// type or from the items that follow; a prompt's placeholder (`[N]`) was
+    /// counted; a header naming the first few columns was widened.
     CompletedHeader,
     /// A key the type does not have was ignored.
     IgnoredKey,

@@ -231,15 +231,11 @@ fn complete_header(
     lines[i] = fixed.into();
 }
 
-/// A row with more cells than the header names, where the extra cells come from
-/// an unquoted delimiter inside a text column: the column's text is quoted whole.
-///
-/// Only where the reading is unambiguous: exactly one text column can take the
-/// extra cells with every other cell still valid for its column's type. With two
-/// text columns the comma could belong to either, and the row is left alone
-/// (the untyped repairs then drop and report it).
 /// Mends the rows of a top-level table, where the type makes it safe: extra
-/// cells rejoined into the one text column they can belong to, a missing
+/// cells from an unquoted delimiter rejoined into the one text column they can
+/// belong to (quoted whole; with two candidate columns, only where one comma
+/// alone is followed by a space, as prose's are; else the row is left for the
+/// untyped repairs to drop and report), a missing
 /// optional cell read as null; a row short of a required cell is noted for the
 /// refusal that names it.
 fn mend_rows(

@@ -27,9 +27,11 @@ use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
-/// Derive it with `#[derive(Toon)]` on a struct with named fields or an enum of
-/// unit variants; the standard types (`String`, `bool`, the integers and
-/// floats, `Option`, `Vec`, `Box`, maps with `String` keys) implement it already.
+/// Derive it with `#[derive(Toon)]` on a struct with named fields, a newtype or
+/// `transparent` struct, an enum of unit variants or an internally tagged enum
+/// of struct variants; the standard types (`String`, `bool`, the integers up to
+/// 64 bits and the floats, `Option`, `Vec`, `Box`, maps with `String` keys,
+/// `serde_json::Value`) implement it already.
 ///
 /// A `Toon` type is `'static`, `Send` and `Sync`: it owns everything it reads
 /// from a reply (the derive refuses borrowed fields), which lets a stream,
@@ -188,7 +190,7 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// constrains sampling to it ([`constrain_request`](crate::constrain_request)
     /// adds it to a request). Every reply it admits is read by
     /// [`from_toon`](Toon::from_toon) with no repair; what it holds and its
-    /// bounds are listed in the [module docs](crate::GrammarSyntax).
+    /// bounds are listed on [`GrammarSyntax`](crate::GrammarSyntax).
     ///
     /// ```
     /// use toon_core::{GrammarSyntax, Toon};
