@@ -222,6 +222,9 @@ struct Note {
     text: String,
     #[serde(skip)]
     cache: Vec<u8>,
+    // Never read, so wider than any field a reply fills may be.
+    #[serde(skip)]
+    wide: u128,
     #[serde(skip_deserializing, default = "unseen")]
     seen: u32,
     #[serde(serialize_with = "serialize_upper")]
@@ -236,7 +239,7 @@ fn serialize_upper<S: serde::Serializer>(s: &str, ser: S) -> Result<S::Ok, S::Er
 fn skipped_fields_are_neither_shown_nor_read() {
     let data = json!({"text": "hello", "tag": "a"});
     let n = same_reading::<Note>(data.clone());
-    assert_eq!((n.cache.len(), n.seen), (0, 41));
+    assert_eq!((n.cache.len(), n.seen, n.wide), (0, 41, 0));
     schema_accepts::<Note>(&data);
     assert_eq!(Note::json_schema()["required"], json!(["text", "tag"]));
     assert_eq!(Note::toon_header(), "text: <text>\ntag: <text>");

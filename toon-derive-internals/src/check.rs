@@ -119,9 +119,32 @@ fn struct_variants_are_tagged(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
 fn field_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     if let Body::Newtype { ty, .. } = &cont.body {
         check_type(cx, ty, derive);
+        read_types(cx, ty, derive);
     }
     for f in all_fields(cont) {
         check_type(cx, f.ty, derive);
+        if !f.attrs.skip {
+            read_types(cx, f.ty, derive);
+        }
+    }
+}
+
+/// What a reply's value cannot be read into; a skipped field, never read, may
+/// hold it.
+fn read_types(cx: &Ctxt, ty: &Type, derive: &str) {
+    let Type::Path(p) = ty else {
+        return;
+    };
+    let Some(last) = p.path.segments.last() else {
+        return;
+    };
+    if last.ident == "i128" || last.ident == "u128" {
+        cx.error_spanned_by(p, format!(
+            "#[derive({derive})] reads integers of up to 64 bits, the widest a JSON number is read as; use `i64` or `u64`, or `String` for a wider id"
+        ));
+    }
+    for t in type_args(last) {
+        read_types(cx, t, derive);
     }
 }
 
@@ -134,11 +157,6 @@ fn check_type(cx: &Ctxt, ty: &Type, derive: &str) {
             let Some(last) = p.path.segments.last() else {
                 return;
             };
-            if last.ident == "i128" || last.ident == "u128" {
-                cx.error_spanned_by(p, format!(
-                    "#[derive({derive})] reads integers of up to 64 bits, the widest a JSON number is read as; use `i64` or `u64`, or `String` for a wider id"
-                ));
-            }
             let types = type_args(last);
             if last.ident == "BTreeMap" || last.ident == "HashMap" {
                 if let Some(key) = types.first() {
