@@ -80,13 +80,14 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
                                 'n' => text.push('\n'),
                                 'r' => text.push('\r'),
                                 't' => text.push('\t'),
-                                'x' => {
-                                    let hex: String = chars[i + 1..i + 3].iter().collect();
+                                'x' | 'u' | 'U' => {
+                                    let len = escape_len(&chars, i - 1);
+                                    let hex: String = chars[i + 1..i + 1 + len].iter().collect();
                                     text.push(
                                         char::from_u32(u32::from_str_radix(&hex, 16).unwrap())
                                             .unwrap(),
                                     );
-                                    i += 2;
+                                    i += len;
                                 }
                                 other => text.push(other),
                             }
@@ -107,15 +108,7 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
                     i += 1;
                     while chars[i] != ']' {
                         if chars[i] == '\\' {
-                            let (kind, len) = (
-                                chars[i + 1],
-                                match chars[i + 1] {
-                                    'x' => 2,
-                                    'u' => 4,
-                                    'U' => 8,
-                                    _ => 0,
-                                },
-                            );
+                            let (kind, len) = (chars[i + 1], escape_len(&chars, i));
                             if len == 0 {
                                 class.push('\\');
                                 class.push(kind);
@@ -151,6 +144,26 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The hex digits of the escape at `at` (a backslash): 2 after `\x`, 4 after
+/// `\u`, 8 after `\U` as llama.cpp reads them, 0 for any other escape. An
+/// `\x` escape followed by a further hex digit fails here: xgrammar (vLLM's
+/// GBNF reader) takes every hex digit after `\x`, so the two would read
+/// different characters.
+fn escape_len(chars: &[char], at: usize) -> usize {
+    let len = match chars[at + 1] {
+        'x' => 2,
+        'u' => 4,
+        'U' => 8,
+        _ => return 0,
+    };
+    let next = chars.get(at + 2 + len).copied().unwrap_or(' ');
+    assert!(
+        !(chars[at + 1] == 'x' && next.is_ascii_hexdigit()),
+        "`\\x` followed by a third hex digit: xgrammar reads it as a longer number than llama.cpp"
+    );
+    len
 }
 
 fn rule_name(gbnf: &str) -> String {

@@ -137,8 +137,10 @@ fn gbnf_literal(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            // Four digits: a `\x` escape followed by a hex digit is read as one
+            // longer number by xgrammar (vLLM), where llama.cpp reads two.
             c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
+                let _ = write!(out, "\\u{:04X}", c as u32);
             }
             c => out.push(c),
         }
@@ -148,11 +150,14 @@ fn gbnf_literal(s: &str) -> String {
 }
 
 /// A character written so that GBNF's classes and Rust's regular expressions
-/// both read it as itself: letters and digits bare, everything else as a hex escape.
+/// both read it as itself: letters and digits bare, everything else as a hex
+/// escape of fixed length. In GBNF that is `\u` and four digits: xgrammar
+/// (vLLM) reads every hex digit after a `\x`, so `\x2C0` would be U+2C0 there
+/// and `,` then `0` in llama.cpp.
 fn class_char(c: char, out: &mut String, regex: bool) {
     if c.is_ascii_alphanumeric() {
         out.push(c);
-    } else if (c as u32) < 0x80 {
+    } else if regex && (c as u32) < 0x80 {
         let _ = write!(out, "\\x{:02X}", c as u32);
     } else if regex {
         let _ = write!(out, "\\x{{{:X}}}", c as u32);
