@@ -285,3 +285,23 @@ fn the_grammar_holds_each_constraint_at_and_past_its_bound() {
     assert!(lark.accepts(&text.replace("R-12", "R-7")));
     assert!(!lark.accepts(&text.replace("R-12", "rule 12")));
 }
+
+/// Patterns with a `/`, written plain and escaped: the Lark literal `/.../`
+/// needs each escaped once.
+#[derive(Debug, PartialEq, Toon)]
+struct Route {
+    #[toon(pattern = "^/srv/[a-z]+$")]
+    plain: String,
+    #[toon(pattern = r"^\/srv\/[a-z]+$")]
+    escaped: String,
+}
+
+#[test]
+fn a_slash_in_a_pattern_is_escaped_once_in_lark() {
+    let lark = Checker::lark(&Route::toon_grammar(GrammarSyntax::Lark));
+    let text = "plain: /srv/app\nescaped: /srv/web";
+    assert_eq!(Route::from_toon(text).unwrap().escaped, "/srv/web");
+    assert!(lark.accepts(text));
+    assert!(!lark.accepts("plain: /srv/app\nescaped: /srv/Web"));
+    assert!(!lark.accepts("plain: /srv/App\nescaped: /srv/web"));
+}

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use common::types::{
     example_compliance, Answer, Capital, ComplianceAnalysis, Detection, Detections, Label,
-    Violation,
+    LongBounds, Violation,
 };
 use serde_json::{json, Value};
 use toon_core::{
@@ -563,6 +563,7 @@ fn grammar_path_against_a_real_model() {
         ("detections", Detections::toon_grammar(GrammarSyntax::Gbnf)),
         ("capitals", Capital::toon_grammar(GrammarSyntax::Gbnf)),
         ("answer", Answer::toon_grammar(GrammarSyntax::Gbnf)),
+        ("long_bounds", LongBounds::toon_grammar(GrammarSyntax::Gbnf)),
     ]);
     let mut rows = Vec::new();
     grammar_path::<ComplianceAnalysis>(

@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::grammar::Checker;
+use common::grammar::{gbnf_as_lark, Checker};
 use common::strategies::{answer, compliance, text};
 use common::types::*;
 use proptest::prelude::*;
@@ -524,6 +524,69 @@ fn every_example_type_has_both_grammars() {
 }
 
 #[test]
+fn long_bounds_stay_within_what_llama_cpp_parses() {
+    assert_eq!(
+        toon_core::LARGEST_MAX_ITEMS,
+        1000,
+        "the test type's max_items"
+    );
+    // Checker::gbnf holds the text to llama.cpp's repetition limits.
+    let [lark, gbnf] = Checker::both::<LongBounds>();
+    let long = |summary: &str, body: &str, scores: usize| {
+        LongBounds {
+            summary: summary.to_owned(),
+            body: body.to_owned(),
+            scores: vec![7; scores],
+        }
+        .to_toon()
+    };
+    let (b, number_like, quoted) = (
+        |n: usize| "b".repeat(n),
+        // Text that begins like a number is held by other loops than plain text.
+        |n: usize| format!("{}x", "1".repeat(n - 1)),
+        // A leading space is quoted: the quoted loop holds all 3000 characters.
+        |n: usize| format!(" {}", "q".repeat(n - 1)),
+    );
+    for (text, admitted) in [
+        (long(&b(1000), &b(3000), 1000), true),
+        (long(&b(1001), "b", 1), false),
+        (long("s", &b(3001), 1), false),
+        (long("s", "b", 1001), false),
+        (long("s", "b", 0), true),
+        (long(&number_like(1000), "b", 1), true),
+        (long("s", &number_like(1500), 1), true),
+        (long("s", &quoted(3000), 1), true),
+        (long("s", &quoted(3001), 1), false),
+    ] {
+        let head: String = text.chars().take(40).collect();
+        assert_eq!(lark.accepts(&text), admitted, "Lark: {head}...");
+        assert_eq!(gbnf.accepts(&text), admitted, "GBNF: {head}...");
+    }
+    assert!(long("s", &quoted(3000), 1).contains("body: \" q"));
+    // Lark holds number-like text to its bound too (GBNF within a few times it).
+    assert!(!lark.accepts(&long(&number_like(1001), "b", 1)));
+    // Within the bound, llguidance's lexer state limit refuses such text of
+    // about 1,900 characters (GrammarSyntax's docs say so).
+    assert!(!lark.accepts(&long("s", &number_like(2500), 1)));
+    assert!(gbnf.accepts(&long("s", &number_like(2500), 1)));
+}
+
+#[test]
+fn the_gbnf_reader_counts_repetitions_as_llama_cpp_does() {
+    // llama.cpp's parser (as of its `llama-grammar.cpp` with the AST; the
+    // older one in the model venv counts one fewer) takes the first and refuses
+    // the second: a group of 20 rules (its own and 19 optional copies) repeated
+    // 100 times reaches 2000.
+    let reads = |g: &str| std::panic::catch_unwind(|| gbnf_as_lark(g)).is_ok();
+    assert!(reads("root ::= ([a-z]{0,18}){0,100}\n"));
+    assert!(!reads("root ::= ([a-z]{0,19}){0,100}\n"));
+    assert!(reads("root ::= [a-z]{0,1999}\n"));
+    assert!(!reads("root ::= [a-z]{0,2000}\n"));
+    // A rule reference counts as one, wherever its rule repeats.
+    assert!(reads("root ::= x{0,100}\nx ::= [a-z]{0,50}\n"));
+}
+
+#[test]
 fn the_compliance_grammar_is_pinned() {
     insta::assert_snapshot!(
         "compliance_gbnf",
@@ -577,11 +640,45 @@ fn each_server_gets_the_grammar_in_its_own_field() {
         json!({"type": "custom", "custom": {"name": "ComplianceAnalysis"}})
     );
     assert_eq!(openai["tools"][0]["function"]["name"], "lookup");
+
+    // The Responses API: the same tool in its flat form, `tools: null` as no tools.
+    let mut responses = json!({"model": "gpt-5", "input": "Check this.", "tools": null});
+    constrain_request::<ComplianceAnalysis>(&mut responses, GrammarServer::OpenAiResponses)
+        .unwrap();
+    assert_eq!(
+        responses["tools"],
+        json!([{
+            "type": "custom",
+            "name": "ComplianceAnalysis",
+            "description": openai["tools"][1]["custom"]["description"],
+            "format": {
+                "type": "grammar",
+                "syntax": "lark",
+                "definition": ComplianceAnalysis::toon_grammar(GrammarSyntax::Lark),
+            },
+        }])
+    );
+    assert_eq!(
+        responses["tool_choice"],
+        json!({"type": "custom", "name": "ComplianceAnalysis"})
+    );
+
+    // `{"type": "text"}` is the default format, and `null` is a field left unset.
+    for server in [
+        GrammarServer::LlamaCpp,
+        GrammarServer::Vllm,
+        GrammarServer::OpenAi,
+    ] {
+        let mut b = body();
+        b["response_format"] = json!({"type": "text"});
+        b["tools"] = Value::Null;
+        constrain_request::<Capital>(&mut b, server).unwrap_or_else(|e| panic!("{server:?}: {e}"));
+    }
 }
 
 #[test]
 fn what_a_server_cannot_do_is_refused_by_name() {
-    let cases: [(GrammarServer, &str, Value, &str); 6] = [
+    let cases: [(GrammarServer, &str, Value, &str); 9] = [
         (
             GrammarServer::LlamaCpp,
             "tools",
@@ -601,6 +698,24 @@ fn what_a_server_cannot_do_is_refused_by_name() {
             "grammar",
         ),
         (GrammarServer::Vllm, "guided_grammar", json!("x"), "v0.12"),
+        (
+            GrammarServer::Vllm,
+            "tools",
+            json!([{"type": "function", "function": {"name": "lookup"}}]),
+            "in place of the grammar",
+        ),
+        (
+            GrammarServer::Vllm,
+            "tool_choice",
+            json!("required"),
+            "in place of the grammar",
+        ),
+        (
+            GrammarServer::OpenAiResponses,
+            "text",
+            json!({"format": {"type": "json_schema", "name": "x", "schema": {}}}),
+            "cannot both be the reply",
+        ),
         (
             GrammarServer::Vllm,
             "response_format",
@@ -636,4 +751,19 @@ fn the_reply_is_read_from_content_or_the_tool_call() {
     let text = reply_text(&tool).unwrap();
     assert_eq!(Capital::from_toon(text).unwrap().capital, "Lima");
     assert_eq!(reply_text(&json!({"error": "x"})), None);
+
+    // The Responses API: the tool call's input, else the message's text.
+    let call = json!({"output": [
+        {"type": "reasoning", "id": "r1", "summary": []},
+        {"type": "custom_tool_call", "call_id": "c1", "name": "Capital", "input": "country: Peru\ncapital: Lima"}
+    ]});
+    assert_eq!(reply_text(&call), Some("country: Peru\ncapital: Lima"));
+    let message = json!({"output": [{"type": "message", "role": "assistant", "content": [
+        {"type": "output_text", "text": "country: Chile\ncapital: Santiago", "annotations": []}
+    ]}]});
+    assert_eq!(
+        reply_text(&message),
+        Some("country: Chile\ncapital: Santiago")
+    );
+    assert_eq!(reply_text(&json!({"output": []})), None);
 }

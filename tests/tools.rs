@@ -135,6 +135,7 @@ fn every_mechanisms_request_is_pinned() {
         "grammar_llama_cpp": constrained(GrammarServer::LlamaCpp),
         "grammar_vllm": constrained(GrammarServer::Vllm),
         "grammar_openai": constrained(GrammarServer::OpenAi),
+        "grammar_openai_responses": constrained(GrammarServer::OpenAiResponses),
     });
     insta::assert_snapshot!(
         "capital_request_bodies",

@@ -59,10 +59,14 @@ impl Checker {
 /// expressions, literals as JSON strings; grouping, alternatives and
 /// repetitions as they are. Each GBNF rule stays a rule, so nothing of the
 /// GBNF text's meaning is taken from the Lark renderer.
+///
+/// Panics where llama.cpp's parser would refuse the text ([`Limits`]).
 pub fn gbnf_as_lark(gbnf: &str) -> String {
     let mut out = String::new();
+    let mut limits = Limits::default();
     for line in gbnf.lines().filter(|l| !l.trim().is_empty()) {
         let (name, body) = line.split_once(" ::= ").expect("a GBNF rule line");
+        limits.name(name);
         out.push_str(&rule_name(name));
         out.push_str(": ");
         let chars: Vec<char> = body.chars().collect();
@@ -102,6 +106,7 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
                         .map(|c| serde_json::to_string(&c.to_string()).unwrap())
                         .collect();
                     out.push_str(&format!("({})", chars.join(" ")));
+                    limits.atom();
                 }
                 '[' => {
                     let mut class = String::from("[");
@@ -124,6 +129,7 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
                         i += 1;
                     }
                     class.push(']');
+                    limits.atom();
                     out.push('/');
                     out.push_str(&class);
                     out.push('/');
@@ -134,8 +140,38 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
                         i += 1;
                     }
                     let name: String = chars[start..i].iter().collect();
+                    limits.name(&name);
                     out.push_str(&rule_name(&name));
                     continue;
+                }
+                '(' => {
+                    limits.open();
+                    out.push('(');
+                }
+                ')' => {
+                    limits.close();
+                    out.push(')');
+                }
+                '?' | '*' | '+' => {
+                    let (min, max) = match c {
+                        '?' => (0, Some(1)),
+                        '*' => (0, None),
+                        _ => (1, None),
+                    };
+                    limits.repeat(min, max, line);
+                    out.push(c);
+                }
+                '{' => {
+                    let end = i + chars[i..].iter().position(|&c| c == '}').unwrap();
+                    let counts: String = chars[i + 1..end].iter().collect();
+                    let (min, max) = match counts.split_once(',') {
+                        Some((m, "")) => (m.parse().unwrap(), None),
+                        Some((m, n)) => (m.parse().unwrap(), Some(n.parse().unwrap())),
+                        None => (counts.parse().unwrap(), Some(counts.parse().unwrap())),
+                    };
+                    limits.repeat(min, max, line);
+                    out.push_str(&format!("{{{counts}}}"));
+                    i = end;
                 }
                 other => out.push(other),
             }
@@ -144,6 +180,66 @@ pub fn gbnf_as_lark(gbnf: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// llama.cpp's checks on repetitions (`MAX_REPETITION_THRESHOLD` in its
+/// grammar parser), as it counts: a repetition of more than 2000 is refused,
+/// and so is one whose item's rules times its count reach 2000. An item's
+/// rules are those made inside it: one for each group (its own among them),
+/// each optional copy of a repetition (one for an unbounded one) and each rule
+/// named for the first time; a terminal or a reference counts as one.
+#[derive(Default)]
+struct Limits {
+    /// Rules made so far, the count at each open group, and the rules of the
+    /// item just read.
+    made: u64,
+    open: Vec<u64>,
+    item: u64,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Limits {
+    const THRESHOLD: u64 = 2000;
+
+    fn atom(&mut self) {
+        self.item = 1;
+    }
+
+    fn name(&mut self, name: &str) {
+        if self.seen.insert(name.to_owned()) {
+            self.made += 1;
+        }
+        self.item = 1;
+    }
+
+    fn open(&mut self) {
+        self.open.push(self.made);
+        self.made += 1;
+    }
+
+    fn close(&mut self) {
+        let before = self.open.pop().expect("a group opened");
+        self.item = (self.made - before).max(1);
+    }
+
+    fn repeat(&mut self, min: u64, max: Option<u64>, line: &str) {
+        let over = min > Self::THRESHOLD || matches!(max, Some(n) if n > Self::THRESHOLD);
+        assert!(
+            !over,
+            "llama.cpp refuses a repetition of more than 2000: {min}..{max:?} in\n{line}"
+        );
+        let count = match max {
+            Some(n) if n > 0 => n,
+            _ => min.max(1),
+        };
+        assert!(
+            self.item * count < Self::THRESHOLD,
+            "llama.cpp refuses a repetition of an item of {} rules {count} times in\n{line}",
+            self.item
+        );
+        self.made += max.map_or(1, |n| n - min);
+        self.item *= count;
+    }
 }
 
 /// The hex digits of the escape at `at` (a backslash): 2 after `\x`, 4 after

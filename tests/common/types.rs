@@ -181,3 +181,16 @@ pub struct SourcedProse {
     #[toon(delimited, max_len = 300)]
     pub answer: String,
 }
+
+/// Bounds far above the defaults, up to the largest the derive takes: llama.cpp
+/// refuses a repetition of more than 2000, and a group whose repetitions expand
+/// into 2000 rules or more; llguidance holds at most 2000 alternatives at once.
+#[derive(Debug, Clone, PartialEq, Toon)]
+pub struct LongBounds {
+    #[toon(max_len = 1000)]
+    pub summary: String,
+    #[toon(max_len = 3000)]
+    pub body: String,
+    #[toon(max_items = 1000)]
+    pub scores: Vec<u8>,
+}

@@ -131,7 +131,10 @@ pub use decode::decode;
 pub use encode::encode;
 pub use equality::json_model_eq;
 pub use error::{DecodeError, DecodeErrorKind};
-pub use grammar::{GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN, FRACTION_DIGITS};
+pub use grammar::{
+    GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN, FRACTION_DIGITS, LARGEST_MAX_ITEMS,
+    LARGEST_MAX_LEN,
+};
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
     decode_reply, decode_reply_with_options, decode_reply_with_report, from_json_reply,

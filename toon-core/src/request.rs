@@ -8,7 +8,7 @@ use crate::grammar::GrammarSyntax;
 use crate::shape::Shape;
 use crate::typed::Toon;
 
-/// Servers that constrain a chat completion to a grammar, each in its own field.
+/// Servers that constrain a reply to a grammar, each in its own field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GrammarServer {
@@ -16,13 +16,21 @@ pub enum GrammarServer {
     /// Neither takes a grammar together with `tools`, and in llama-cpp-python a
     /// `response_format` replaces the grammar, so both are refused.
     LlamaCpp,
-    /// vLLM: `"structured_outputs": {"grammar": ...}`, GBNF (read by its default
-    /// xgrammar backend; the older `guided_grammar` field is gone since v0.12).
+    /// vLLM: `"structured_outputs": {"grammar": ...}`, GBNF (which its xgrammar
+    /// and guidance backends both read; the older `guided_grammar` field is gone
+    /// since v0.12). `tools` are refused: with a required or named
+    /// `tool_choice` vLLM puts the tools' schema in place of the grammar.
     Vllm,
-    /// OpenAI (GPT-5 models, Chat Completions): a custom tool whose input is
-    /// constrained by a Lark grammar, and `tool_choice` naming it; the reply
-    /// arrives as the tool call's input (read it with [`reply_text`]).
+    /// OpenAI (GPT-5 models), Chat Completions (`/v1/chat/completions`): a custom
+    /// tool whose input is constrained by a Lark grammar, and `tool_choice`
+    /// naming it; the reply arrives as the tool call's input (read it with
+    /// [`reply_text`]).
     OpenAi,
+    /// OpenAI (GPT-5 models), the Responses API (`/v1/responses`): the same
+    /// custom tool in that API's flat form, and `tool_choice` naming it; the
+    /// reply arrives as a `custom_tool_call` output item (read it with
+    /// [`reply_text`]).
+    OpenAiResponses,
 }
 
 /// Why a request cannot be constrained as asked.
@@ -47,9 +55,10 @@ impl fmt::Display for ConstrainError {
 
 impl std::error::Error for ConstrainError {}
 
-/// Adds to an OpenAI-style chat request body (`{"model", "messages", ...}`) the
-/// fields with which `server` constrains the reply to `T`'s TOON
-/// ([`Toon::toon_grammar`]). Everything else in the body is left as it is.
+/// Adds to an OpenAI-style request body (`{"model", "messages", ...}`, or
+/// `{"model", "input", ...}` for the Responses API) the fields with which
+/// `server` constrains the reply to `T`'s TOON ([`Toon::toon_grammar`]).
+/// Everything else in the body is left as it is.
 ///
 /// ```
 /// use serde_json::json;
@@ -66,11 +75,13 @@ impl std::error::Error for ConstrainError {}
 /// ```
 ///
 /// # Errors
-/// The body is not a JSON object, or it already holds a field that the
-/// server would let override or conflict with the grammar: `tools` or
-/// `response_format` (llama.cpp), `structured_outputs`, `guided_grammar` or
-/// `response_format` (vLLM), `tool_choice` or `response_format` (OpenAI); or a
-/// `grammar` already set. Nothing is changed then.
+/// The body is not a JSON object, or it already sets a field that the server
+/// would let override or conflict with the grammar: `tools` or `grammar`
+/// (llama.cpp), `tools`, `tool_choice`, `structured_outputs` or `guided_grammar`
+/// (vLLM), `tool_choice` (OpenAI), a `response_format` other than
+/// `{"type": "text"}` (every server but the Responses API) or a `text.format`
+/// other than that (Responses API). A field set to `null` counts as not set.
+/// Nothing is changed then.
 pub fn constrain_request<T: Toon>(
     body: &mut Value,
     server: GrammarServer,
@@ -81,7 +92,7 @@ pub fn constrain_request<T: Toon>(
         ));
     };
     let refuse = |key: &str, why: &str| -> Result<(), ConstrainError> {
-        if map.contains_key(key) {
+        if is_set(map.get(key)) {
             Err(ConstrainError::new(format!(
                 "the request already has `{key}`: {why}"
             )))
@@ -89,10 +100,18 @@ pub fn constrain_request<T: Toon>(
             Ok(())
         }
     };
+    // `{"type": "text"}` is every server's default: no constraint of its own.
+    let refuse_format = |format: Option<&Value>, key: &str, why: &str| match format {
+        Some(f) if is_set(Some(f)) && f != &json!({"type": "text"}) => Err(ConstrainError::new(
+            format!("the request already has `{key}` {f}: {why}"),
+        )),
+        _ => Ok(()),
+    };
     match server {
         GrammarServer::LlamaCpp => {
             refuse("tools", "llama.cpp refuses a grammar together with tools (HTTP 400); send the tools in a request of their own")?;
-            refuse(
+            refuse_format(
+                map.get("response_format"),
                 "response_format",
                 "llama-cpp-python lets a response_format replace the grammar; remove it",
             )?;
@@ -103,12 +122,16 @@ pub fn constrain_request<T: Toon>(
             );
         }
         GrammarServer::Vllm => {
+            let tools_why = "vLLM puts the tools' schema in place of the grammar when a tool is required or named, and reads tool calls out of the reply; send the tools in a request of their own";
+            refuse("tools", tools_why)?;
+            refuse("tool_choice", tools_why)?;
             refuse(
                 "structured_outputs",
                 "vLLM takes one constraint a request; remove it",
             )?;
             refuse("guided_grammar", "vLLM removed it in v0.12; remove it")?;
-            refuse(
+            refuse_format(
+                map.get("response_format"),
                 "response_format",
                 "vLLM takes one constraint a request; remove it",
             )?;
@@ -117,41 +140,74 @@ pub fn constrain_request<T: Toon>(
                 json!({"grammar": T::toon_grammar(GrammarSyntax::Gbnf)}),
             );
         }
-        GrammarServer::OpenAi => {
+        GrammarServer::OpenAi | GrammarServer::OpenAiResponses => {
+            let responses = server == GrammarServer::OpenAiResponses;
             refuse(
                 "tool_choice",
                 "the grammar's tool must be the one chosen; remove it",
             )?;
-            refuse(
-                "response_format",
-                "a JSON response format and a TOON tool call cannot both be the reply; remove it",
-            )?;
-            if map.get("tools").is_some_and(|t| !t.is_array()) {
+            let why =
+                "a JSON response format and a TOON tool call cannot both be the reply; remove it";
+            if responses {
+                refuse_format(
+                    map.get("text").and_then(|t| t.get("format")),
+                    "text.format",
+                    why,
+                )?;
+            } else {
+                refuse_format(map.get("response_format"), "response_format", why)?;
+            }
+            if map
+                .get("tools")
+                .is_some_and(|t| !t.is_array() && !t.is_null())
+            {
                 return Err(ConstrainError::new("the request's `tools` is not a list"));
             }
             let (name, doc) = tool_name_and_doc(&T::__shape());
-            let tool = json!({
-                "type": "custom",
-                "custom": {
-                    "name": name,
-                    "description": doc,
-                    "format": {
-                        "type": "grammar",
-                        "grammar": {"syntax": "lark", "definition": T::toon_grammar(GrammarSyntax::Lark)},
-                    },
-                },
-            });
-            let tools = map.entry("tools").or_insert_with(|| json!([]));
+            let grammar = T::toon_grammar(GrammarSyntax::Lark);
+            let (tool, choice) = if responses {
+                (
+                    json!({
+                        "type": "custom",
+                        "name": name,
+                        "description": doc,
+                        "format": {"type": "grammar", "syntax": "lark", "definition": grammar},
+                    }),
+                    json!({"type": "custom", "name": name}),
+                )
+            } else {
+                (
+                    json!({
+                        "type": "custom",
+                        "custom": {
+                            "name": name,
+                            "description": doc,
+                            "format": {
+                                "type": "grammar",
+                                "grammar": {"syntax": "lark", "definition": grammar},
+                            },
+                        },
+                    }),
+                    json!({"type": "custom", "custom": {"name": name}}),
+                )
+            };
+            let tools = map.entry("tools").or_insert(Value::Null);
+            if tools.is_null() {
+                *tools = json!([]);
+            }
             if let Some(list) = tools.as_array_mut() {
                 list.push(tool);
             }
-            map.insert(
-                "tool_choice".into(),
-                json!({"type": "custom", "custom": {"name": name}}),
-            );
+            map.insert("tool_choice".into(), choice);
         }
     }
     Ok(())
+}
+
+/// Whether a request sets a field: present and not `null` (many clients write
+/// an option left unset as `null`).
+fn is_set(value: Option<&Value>) -> bool {
+    value.is_some_and(|v| !v.is_null())
 }
 
 /// The tool's name (the type's, as OpenAI allows) and its description (the
@@ -167,9 +223,12 @@ fn tool_name_and_doc(shape: &Shape) -> (String, String) {
     (crate::schema::tool_name(name), doc)
 }
 
-/// The text of a chat completion's reply: the message content, or, for a
+/// The text of a reply: the message content of a chat completion, or, for a
 /// request constrained through a custom tool ([`GrammarServer::OpenAi`]), the
-/// tool call's input. `None` if the response holds neither.
+/// tool call's input; of a Responses API response
+/// ([`GrammarServer::OpenAiResponses`]), the `custom_tool_call` item's input,
+/// else the first `output_text` of a message item. `None` if the response holds
+/// none of these.
 ///
 /// ```
 /// use serde_json::json;
@@ -177,8 +236,27 @@ fn tool_name_and_doc(shape: &Shape) -> (String, String) {
 ///     {"type": "custom", "custom": {"name": "Capital", "input": "country: France\ncapital: Paris"}}
 /// ]}}]});
 /// assert_eq!(toon_core::reply_text(&response), Some("country: France\ncapital: Paris"));
+///
+/// let responses_api = json!({"output": [
+///     {"type": "reasoning", "summary": []},
+///     {"type": "custom_tool_call", "name": "Capital", "input": "country: Peru\ncapital: Lima"}
+/// ]});
+/// assert_eq!(toon_core::reply_text(&responses_api), Some("country: Peru\ncapital: Lima"));
 /// ```
 pub fn reply_text(response: &Value) -> Option<&str> {
+    if let Some(output) = response["output"].as_array() {
+        let items = || output.iter();
+        return items()
+            .find(|item| item["type"] == "custom_tool_call")
+            .and_then(|call| call["input"].as_str())
+            .or_else(|| {
+                items()
+                    .filter(|item| item["type"] == "message")
+                    .flat_map(|item| item["content"].as_array().into_iter().flatten())
+                    .find(|part| part["type"] == "output_text")
+                    .and_then(|part| part["text"].as_str())
+            });
+    }
     let message = &response["choices"][0]["message"];
     message["tool_calls"]
         .as_array()

@@ -283,7 +283,12 @@ fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultValue> {
     })
 }
 
-/// `max_len = N` or `max_items = N`, at least 1.
+/// The largest bounds: `toon_core::LARGEST_MAX_ITEMS` and `LARGEST_MAX_LEN`,
+/// whose docs say why.
+const LARGEST_MAX_ITEMS: u32 = 1000;
+const LARGEST_MAX_LEN: u32 = 1_000_000;
+
+/// `max_len = N` or `max_items = N`, at least 1 and at most the largest.
 fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
     let lit: syn::LitInt = meta.value()?.parse()?;
     let n: u32 = lit.base10_parse()?;
@@ -291,6 +296,25 @@ fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
         return Err(syn::Error::new(
             lit.span(),
             format!("`{key} = 0` admits no value; give at least 1"),
+        ));
+    }
+    if key == "max_items" && n > LARGEST_MAX_ITEMS {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`max_items = {n}`: a grammar admits at most {LARGEST_MAX_ITEMS} items a list (it \
+                 writes one alternative per count, and llguidance reads at most 2000 at once); \
+                 give {LARGEST_MAX_ITEMS} or fewer"
+            ),
+        ));
+    }
+    if key == "max_len" && n > LARGEST_MAX_LEN {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`max_len = {n}`: a grammar admits text of at most {LARGEST_MAX_LEN} characters \
+                 (llama.cpp's repetition limit); give {LARGEST_MAX_LEN} or fewer"
+            ),
         ));
     }
     Ok(n)

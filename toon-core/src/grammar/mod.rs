@@ -10,6 +10,7 @@
 //! user reaches from [`Toon::toon_grammar`](crate::Toon::toon_grammar).
 
 mod build;
+mod gbnf;
 mod ir;
 mod render;
 mod text;
@@ -27,6 +28,17 @@ pub const DEFAULT_MAX_LEN: u32 = 200;
 pub const FRACTION_DIGITS: u32 = 6;
 /// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
 pub const DEFAULT_MAX_ITEMS: u32 = 10;
+
+/// The largest `#[toon(max_len = N)]` the derive takes: GBNF writes a longer
+/// repetition as at most 1000 blocks of 1000, within llama.cpp's limits.
+pub const LARGEST_MAX_LEN: u32 = 1_000_000;
+
+/// The largest `#[toon(max_items = N)]` the derive takes. A grammar ties a
+/// header's count to the rows that follow with one alternative per count, and
+/// llguidance's parser holds at most 2000 items at a point of the reply (its
+/// row limit), so a list of over about 2000 could never be written; llama.cpp's
+/// grammar grows with the square of the count.
+pub const LARGEST_MAX_ITEMS: u32 = 1000;
 
 /// The grammar syntaxes servers take, for [`Toon::toon_grammar`](crate::Toon::toon_grammar).
 ///
@@ -50,11 +62,21 @@ pub const DEFAULT_MAX_ITEMS: u32 = 10;
 /// Bounds, so a constrained reply cannot run on until the token limit: every text
 /// value at most [`DEFAULT_MAX_LEN`] characters and every list or map at most
 /// [`DEFAULT_MAX_ITEMS`] items, unless the field says otherwise with
-/// `#[toon(max_len = N)]` (for its text, or its list's text items) and
-/// `#[toon(max_items = N)]`. These bound the grammar only; the decoder reads
+/// `#[toon(max_len = N)]` (for its text, or its list's text items; at most
+/// [`LARGEST_MAX_LEN`]) and `#[toon(max_items = N)]` (at most
+/// [`LARGEST_MAX_ITEMS`]). These bound the grammar only; the decoder reads
 /// longer replies as before. Lark holds a text bound exactly; GBNF, which cannot
 /// intersect two languages, holds it exactly for text that does not begin like a
 /// number or a keyword, and within a few times the bound for text that does.
+/// llguidance keeps at most 250,000 lexer states a request (`max_lexer_states`)
+/// and Lark's exact bound takes about 130 a character of text that begins like
+/// a number, so such text of more than about 1,900 characters in one reply is
+/// refused there (measured in `tests/grammar.rs`); other text is not limited so.
+///
+/// GBNF is written within llama.cpp's repetition limit: it refuses a
+/// repetition of more than 2000, and one whose item's own repetitions and groups
+/// expand into 2000 rules with it, so a long repetition becomes a rule of its
+/// own, in blocks of 1000.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GrammarSyntax {
@@ -70,7 +92,7 @@ pub enum GrammarSyntax {
 pub(crate) fn toon_grammar(shape: &Shape, syntax: GrammarSyntax) -> String {
     let g = build::grammar(shape);
     match syntax {
-        GrammarSyntax::Gbnf => render::gbnf(&g),
+        GrammarSyntax::Gbnf => gbnf::gbnf(&g),
         GrammarSyntax::Lark => render::lark(&g),
     }
 }

@@ -1,18 +1,10 @@
-//! The grammar written out: GBNF (llama.cpp, llama-cpp-python, vLLM's xgrammar)
-//! and Lark (llguidance: OpenAI's custom tools, vLLM's guidance backend).
+//! The grammar written out in Lark (llguidance: OpenAI's custom tools, vLLM's
+//! guidance backend), and what GBNF ([`super::gbnf`]) shares with it: binding
+//! strength, repetition suffixes, character classes.
 
 use std::fmt::Write;
 
 use super::ir::{Class, Expr, Grammar};
-
-/// GBNF: `root ::= ...`, one rule a line.
-pub(crate) fn gbnf(g: &Grammar) -> String {
-    let mut out = String::new();
-    for (name, body) in &g.rules {
-        let _ = writeln!(out, "{name} ::= {}", gbnf_expr(body, None, Prec::Alt));
-    }
-    out
-}
 
 /// Lark: `start: ...`; a rule whose body holds no other rule is a terminal (one
 /// regular expression), so the lexer reads it in one piece.
@@ -38,7 +30,7 @@ pub(crate) fn lark(g: &Grammar) -> String {
                         regex(inner, None, Prec::Alt)
                     );
                     if let Some(p) = pattern {
-                        t.push_str(&format!(" & /{}/", p.replace('/', "\\/")));
+                        t.push_str(&format!(" & /{}/", slashes_escaped(p)));
                     }
                     t
                 }
@@ -57,15 +49,34 @@ pub(crate) fn lark(g: &Grammar) -> String {
     out
 }
 
+/// A pattern as the body of a Lark `/.../` literal: each `/` not already
+/// escaped gets its backslash. An escape (`\/`, `\\`) is kept as it stands,
+/// so a pattern written for a `/`-delimited language passes unchanged.
+fn slashes_escaped(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                out.push('\\');
+                out.extend(chars.next());
+            }
+            '/' => out.push_str("\\/"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Binding strength: what an expression may stand inside without parentheses.
 #[derive(Clone, Copy, PartialEq, PartialOrd)]
-enum Prec {
+pub(super) enum Prec {
     Alt,
     Seq,
     Atom,
 }
 
-fn group(text: String, own: Prec, context: Prec, open: &str) -> String {
+pub(super) fn group(text: String, own: Prec, context: Prec, open: &str) -> String {
     if own < context {
         format!("{open}{text})")
     } else {
@@ -91,7 +102,7 @@ fn join(
 }
 
 /// `{m,n}`, `?`, `*`, `+`; `cap` bounds an unbounded repetition (GBNF's reading of a bound).
-fn suffix(min: u32, max: Option<u32>, cap: Option<u32>) -> String {
+pub(super) fn suffix(min: u32, max: Option<u32>, cap: Option<u32>) -> String {
     let max = match (max, cap) {
         (None, Some(cap)) => Some(cap.max(min).max(1)),
         (max, _) => max,
@@ -104,49 +115,6 @@ fn suffix(min: u32, max: Option<u32>, cap: Option<u32>) -> String {
         (m, Some(n)) if m == n => format!("{{{m}}}"),
         (m, Some(n)) => format!("{{{m},{n}}}"),
     }
-}
-
-fn gbnf_expr(e: &Expr, cap: Option<u32>, context: Prec) -> String {
-    match e {
-        Expr::Lit(s) => gbnf_literal(s),
-        Expr::Class(c) => class_text(c),
-        Expr::Rule(name) => name.clone(),
-        Expr::Seq(items) => join(items, " ", Prec::Seq, context, |i, p| gbnf_expr(i, cap, p)),
-        Expr::Alt(items) => join(items, " | ", Prec::Alt, context, |i, p| {
-            gbnf_expr(i, cap, p)
-        }),
-        Expr::Repeat { inner, min, max } => {
-            format!(
-                "{}{}",
-                gbnf_expr(inner, cap, Prec::Atom),
-                suffix(*min, *max, cap)
-            )
-        }
-        // Two characters of every bounded language here stand outside its loops
-        // (a first and a last character), so each loop may take `max - 2`.
-        Expr::Bounded { inner, max, .. } => gbnf_expr(inner, Some(max.saturating_sub(2)), context),
-    }
-}
-
-fn gbnf_literal(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // Four digits: a `\x` escape followed by a hex digit is read as one
-            // longer number by xgrammar (vLLM), where llama.cpp reads two.
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A character written so that GBNF's classes and Rust's regular expressions
@@ -168,7 +136,7 @@ fn class_char(c: char, out: &mut String, regex: bool) {
     }
 }
 
-fn class_body(c: &Class, regex: bool) -> String {
+pub(super) fn class_body(c: &Class, regex: bool) -> String {
     let mut out = String::from(if c.negated { "[^" } else { "[" });
     for &(from, to) in &c.ranges {
         class_char(from, &mut out, regex);
@@ -179,10 +147,6 @@ fn class_body(c: &Class, regex: bool) -> String {
     }
     out.push(']');
     out
-}
-
-fn class_text(c: &Class) -> String {
-    class_body(c, false)
 }
 
 /// A Rust regular expression (llguidance's dialect) for a regular expression.
