@@ -571,6 +571,31 @@ fn long_bounds_stay_within_what_llama_cpp_parses() {
     assert!(gbnf.accepts(&long("s", &number_like(2500), 1)));
 }
 
+/// The longest text bound the derive takes.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Essay {
+    #[toon(max_len = 10000)]
+    text: String,
+}
+
+#[test]
+fn the_largest_text_bound_holds_ordinary_text_in_both_grammars() {
+    assert_eq!(
+        toon_core::LARGEST_MAX_LEN,
+        10_000,
+        "the test type's max_len"
+    );
+    let [lark, gbnf] = Checker::both::<Essay>();
+    let essay = |n: usize| {
+        let mut text = "The cat sat on the mat, and then it slept. ".repeat(n / 43 + 1);
+        text.truncate(n - 1);
+        text.push('.');
+        Essay { text }.to_toon()
+    };
+    assert!(lark.accepts(&essay(10_000)) && gbnf.accepts(&essay(10_000)));
+    assert!(!lark.accepts(&essay(10_001)) && !gbnf.accepts(&essay(10_001)));
+}
+
 #[test]
 fn the_gbnf_reader_counts_repetitions_as_llama_cpp_does() {
     // llama.cpp's parser (as of its `llama-grammar.cpp` with the AST; the
@@ -678,7 +703,7 @@ fn each_server_gets_the_grammar_in_its_own_field() {
 
 #[test]
 fn what_a_server_cannot_do_is_refused_by_name() {
-    let cases: [(GrammarServer, &str, Value, &str); 9] = [
+    let cases: [(GrammarServer, &str, Value, &str); 11] = [
         (
             GrammarServer::LlamaCpp,
             "tools",
@@ -697,7 +722,19 @@ fn what_a_server_cannot_do_is_refused_by_name() {
             json!("root ::= \"x\""),
             "grammar",
         ),
+        (
+            GrammarServer::LlamaCpp,
+            "json_schema",
+            json!({"type": "object"}),
+            "not both",
+        ),
         (GrammarServer::Vllm, "guided_grammar", json!("x"), "v0.12"),
+        (
+            GrammarServer::OpenAiResponses,
+            "response_format",
+            json!({"type": "json_object"}),
+            "text.format",
+        ),
         (
             GrammarServer::Vllm,
             "tools",

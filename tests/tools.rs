@@ -126,6 +126,9 @@ fn every_mechanisms_request_is_pinned() {
         constrain_request::<Capital>(&mut body, server).unwrap();
         body
     };
+    // The Responses API takes `input` where chat takes `messages`.
+    let mut responses = json!({"model": "m", "input": []});
+    constrain_request::<Capital>(&mut responses, GrammarServer::OpenAiResponses).unwrap();
     let bodies = json!({
         "json_schema_openai": {"response_format": response_format::<Capital>(SchemaDialect::OpenAi)},
         "json_schema_llama_cpp_python": {"response_format": response_format::<Capital>(SchemaDialect::LlamaCppPython)},
@@ -135,7 +138,7 @@ fn every_mechanisms_request_is_pinned() {
         "grammar_llama_cpp": constrained(GrammarServer::LlamaCpp),
         "grammar_vllm": constrained(GrammarServer::Vllm),
         "grammar_openai": constrained(GrammarServer::OpenAi),
-        "grammar_openai_responses": constrained(GrammarServer::OpenAiResponses),
+        "grammar_openai_responses": responses,
     });
     insta::assert_snapshot!(
         "capital_request_bodies",

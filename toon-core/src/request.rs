@@ -16,10 +16,11 @@ pub enum GrammarServer {
     /// Neither takes a grammar together with `tools`, and in llama-cpp-python a
     /// `response_format` replaces the grammar, so both are refused.
     LlamaCpp,
-    /// vLLM: `"structured_outputs": {"grammar": ...}`, GBNF (which its xgrammar
-    /// and guidance backends both read; the older `guided_grammar` field is gone
-    /// since v0.12). `tools` are refused: with a required or named
-    /// `tool_choice` vLLM puts the tools' schema in place of the grammar.
+    /// vLLM: `"structured_outputs": {"grammar": ...}`, GBNF (read by xgrammar,
+    /// which vLLM's default backend choice, `auto`, takes for a grammar it
+    /// supports; the older `guided_grammar` field is gone since v0.12). `tools`
+    /// are refused: with a required or named `tool_choice` vLLM puts the tools'
+    /// schema in place of the grammar.
     Vllm,
     /// OpenAI (GPT-5 models), Chat Completions (`/v1/chat/completions`): a custom
     /// tool whose input is constrained by a Lark grammar, and `tool_choice`
@@ -76,12 +77,12 @@ impl std::error::Error for ConstrainError {}
 ///
 /// # Errors
 /// The body is not a JSON object, or it already sets a field that the server
-/// would let override or conflict with the grammar: `tools` or `grammar`
-/// (llama.cpp), `tools`, `tool_choice`, `structured_outputs` or `guided_grammar`
-/// (vLLM), `tool_choice` (OpenAI), a `response_format` other than
-/// `{"type": "text"}` (every server but the Responses API) or a `text.format`
-/// other than that (Responses API). A field set to `null` counts as not set.
-/// Nothing is changed then.
+/// would let override or conflict with the grammar: `tools`, `grammar` or
+/// `json_schema` (llama.cpp), `tools`, `tool_choice`, `structured_outputs` or
+/// `guided_grammar` (vLLM), `tool_choice` (OpenAI), a `response_format` other
+/// than `{"type": "text"}` (every server but the Responses API, which has no
+/// such field and refuses any) or a `text.format` other than that (Responses
+/// API). A field set to `null` counts as not set. Nothing is changed then.
 pub fn constrain_request<T: Toon>(
     body: &mut Value,
     server: GrammarServer,
@@ -116,6 +117,10 @@ pub fn constrain_request<T: Toon>(
                 "llama-cpp-python lets a response_format replace the grammar; remove it",
             )?;
             refuse("grammar", "remove it, or send this body unchanged")?;
+            refuse(
+                "json_schema",
+                "llama.cpp takes either a json_schema or a grammar, not both; remove it",
+            )?;
             map.insert(
                 "grammar".into(),
                 Value::String(T::toon_grammar(GrammarSyntax::Gbnf)),
@@ -153,6 +158,10 @@ pub fn constrain_request<T: Toon>(
                     map.get("text").and_then(|t| t.get("format")),
                     "text.format",
                     why,
+                )?;
+                refuse(
+                    "response_format",
+                    "the Responses API has no such field (its format is `text.format`); remove it",
                 )?;
             } else {
                 refuse_format(map.get("response_format"), "response_format", why)?;

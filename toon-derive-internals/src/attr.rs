@@ -285,8 +285,8 @@ fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultValue> {
 
 /// The largest bounds: `toon_core::LARGEST_MAX_ITEMS` and `LARGEST_MAX_LEN`,
 /// whose docs say why.
-const LARGEST_MAX_ITEMS: u32 = 1000;
-const LARGEST_MAX_LEN: u32 = 1_000_000;
+pub(crate) const LARGEST_MAX_ITEMS: u32 = 1000;
+const LARGEST_MAX_LEN: u32 = 10_000;
 
 /// `max_len = N` or `max_items = N`, at least 1 and at most the largest.
 fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
@@ -313,7 +313,8 @@ fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
             lit.span(),
             format!(
                 "`max_len = {n}`: a grammar admits text of at most {LARGEST_MAX_LEN} characters \
-                 (llama.cpp's repetition limit); give {LARGEST_MAX_LEN} or fewer"
+                 (llguidance's lexer holds an exact bound on longer text only for some \
+                 text); give {LARGEST_MAX_LEN} or fewer"
             ),
         ));
     }

@@ -13,7 +13,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     enum_has_variants(cx, cont, derive);
     struct_variants_are_tagged(cx, cont, derive);
     field_types(cx, cont, derive);
-    constraints_fit_types(cx, cont);
+    constraints_fit_types(cx, cont, derive);
     delimited_fields_are_text(cx, cont);
     owned_values(cx, cont, derive);
     tag_on_enums(cx, cont);
@@ -229,8 +229,10 @@ fn kind_of(ty: &Type) -> Kind {
 
 /// A field's `range`, `length` and `pattern`, each refused at its span where
 /// it cannot hold: an empty range or length, a key the type cannot take, a
-/// bound outside an integer type, a pattern that does not compile.
-fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>) {
+/// bound outside an integer type, a pattern that does not compile, and (for
+/// `Toon`, whose grammar ties a count to its rows) a list's least length above
+/// the grammar's most items.
+fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     for f in all_fields(cont) {
         let a = &f.attrs;
         let kind = kind_of(f.ty);
@@ -257,6 +259,14 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>) {
                 cx.error_at(
                     l.span,
                     "`length` bounds text (characters) or a list (items); for a number use `range(min = .., max = ..)`",
+                );
+            }
+            let largest = crate::attr::LARGEST_MAX_ITEMS;
+            let least = l.min.unwrap_or(0);
+            if derive == "Toon" && matches!(kind, Kind::List) && !a.skip && least > largest {
+                cx.error_at(
+                    l.span,
+                    format!("a list of at least {least} items: a grammar admits at most {largest} items a list (it writes one alternative per count, and llguidance reads at most 2000 at once); give a least length of {largest} or fewer"),
                 );
             }
         }

@@ -4,8 +4,10 @@ use toon_core::Toon;
 struct Report {
     #[toon(max_items = 1001)]
     rows: Vec<u8>,
-    #[toon(max_len = 1000001)]
+    #[toon(max_len = 10001)]
     body: String,
+    #[toon(length(min = 1500))]
+    many: Vec<u8>,
 }
 
 fn main() {}

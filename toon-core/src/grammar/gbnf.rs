@@ -7,10 +7,12 @@
 //! per optional copy) times the count reach 2000; `x?` counts once, so a group
 //! holding a few long repetitions is refused even when it is only optional.
 //! So, as the text is written, the rules each item makes are counted as
-//! llama.cpp counts them; an item that would reach the limit becomes a rule of
+//! llama.cpp counts them, or a few more (a rule named again counts again); an
+//! item that would reach the limit, or is itself a repetition, becomes a rule of
 //! its own (a reference counts as one), and a repetition of more than [`BLOCK`]
 //! is written as repetitions of blocks, in a rule of its own. The language is
-//! the same either way; a grammar within the limits is written as before.
+//! the same either way, and a grammar none of whose repetitions needs this is
+//! written as before.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -101,12 +103,15 @@ impl Writer {
         let mut item = self.expr(inner, cap, Prec::Atom);
         let long = max.unwrap_or(min) > BLOCK || min > BLOCK;
         let group = !matches!(inner, Expr::Lit(_) | Expr::Class(_) | Expr::Rule(_));
-        if group && (item.rules * count >= LIMIT || long) {
+        // A repetition of a repetition multiplies its counts: it gets a rule too.
+        let nested = matches!(inner, Expr::Repeat { .. });
+        if group && (nested || long || item.rules * count >= LIMIT) {
             let body = self.expr(inner, cap, Prec::Alt).text;
-            item = plain(self.rule(body));
+            item = self.reference(body);
         }
         if long {
-            return plain(self.rule(blocks(&item.text, min, max)));
+            let body = blocks(&item.text, min, max);
+            return self.reference(body);
         }
         let copies = match max {
             Some(n) => u64::from(n - min),
@@ -118,15 +123,23 @@ impl Writer {
         }
     }
 
-    /// The name of a rule with this body, made the first time it is asked for.
-    fn rule(&mut self, body: String) -> String {
-        if let Some(name) = self.names.get(&body) {
-            return name.clone();
+    /// A reference to a rule with this body, made the first time it is asked
+    /// for. It counts as one rule: it names the rule first (the rules made here
+    /// are written last).
+    fn reference(&mut self, body: String) -> Written {
+        let name = match self.names.get(&body) {
+            Some(name) => name.clone(),
+            None => {
+                let name = format!("repeat-{}", self.made.len() + 1);
+                self.names.insert(body.clone(), name.clone());
+                self.made.push((name.clone(), body));
+                name
+            }
+        };
+        Written {
+            text: name,
+            rules: 1,
         }
-        let name = format!("repeat-{}", self.made.len() + 1);
-        self.names.insert(body.clone(), name.clone());
-        self.made.push((name.clone(), body));
-        name
     }
 }
 

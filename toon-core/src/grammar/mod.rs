@@ -29,11 +29,16 @@ pub const FRACTION_DIGITS: u32 = 6;
 /// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
 pub const DEFAULT_MAX_ITEMS: u32 = 10;
 
-/// The largest `#[toon(max_len = N)]` the derive takes: GBNF writes a longer
-/// repetition as at most 1000 blocks of 1000, within llama.cpp's limits.
-pub const LARGEST_MAX_LEN: u32 = 1_000_000;
+/// The largest `#[toon(max_len = N)]` the derive takes. Lark holds a text
+/// bound exactly, and llguidance builds lexer expressions as it reads such
+/// text: under a bound of a million it read ordinary text of 12,000 characters
+/// and refused 14,000 ("too many expressions constructed"); `tests/grammar.rs`
+/// holds text of 10,000 under this bound. GBNF would hold far longer bounds (in
+/// blocks of 1000).
+pub const LARGEST_MAX_LEN: u32 = 10_000;
 
-/// The largest `#[toon(max_items = N)]` the derive takes. A grammar ties a
+/// The largest `#[toon(max_items = N)]` the derive takes, and the largest
+/// least length (`length(min = N)`) of a list it takes. A grammar ties a
 /// header's count to the rows that follow with one alternative per count, and
 /// llguidance's parser holds at most 2000 items at a point of the reply (its
 /// row limit), so a list of over about 2000 could never be written; llama.cpp's
@@ -71,7 +76,8 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 /// llguidance keeps at most 250,000 lexer states a request (`max_lexer_states`)
 /// and Lark's exact bound takes about 130 a character of text that begins like
 /// a number, so such text of more than about 1,900 characters in one reply is
-/// refused there (measured in `tests/grammar.rs`); other text is not limited so.
+/// refused there (measured in `tests/grammar.rs`); other text is read up to
+/// [`LARGEST_MAX_LEN`].
 ///
 /// GBNF is written within llama.cpp's repetition limit: it refuses a
 /// repetition of more than 2000, and one whose item's own repetitions and groups
