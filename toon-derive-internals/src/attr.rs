@@ -286,6 +286,9 @@ fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultValue> {
 /// The largest bounds: `toon_core::LARGEST_MAX_ITEMS` and `LARGEST_MAX_LEN`,
 /// whose docs say why.
 pub(crate) const LARGEST_MAX_ITEMS: u32 = 1000;
+/// Why a list's bound cannot be larger, for the refusals of `max_items` and `length(min)`.
+pub(crate) const LARGEST_MAX_ITEMS_WHY: &str = "the grammar ties a list's count to its rows \
+     with one alternative per count, and llguidance holds at most 2000 alternatives at once";
 const LARGEST_MAX_LEN: u32 = 10_000;
 
 /// `max_len = N` or `max_items = N`, at least 1 and at most the largest.
@@ -302,9 +305,8 @@ fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
         return Err(syn::Error::new(
             lit.span(),
             format!(
-                "`max_items = {n}`: a grammar admits at most {LARGEST_MAX_ITEMS} items a list (it \
-                 writes one alternative per count, and llguidance reads at most 2000 at once); \
-                 give {LARGEST_MAX_ITEMS} or fewer"
+                "`max_items = {n}`: a grammar admits at most {LARGEST_MAX_ITEMS} items in a list \
+                 ({LARGEST_MAX_ITEMS_WHY}); give {LARGEST_MAX_ITEMS} or fewer"
             ),
         ));
     }

@@ -266,7 +266,10 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
             if derive == "Toon" && matches!(kind, Kind::List) && !a.skip && least > largest {
                 cx.error_at(
                     l.span,
-                    format!("a list of at least {least} items: a grammar admits at most {largest} items a list (it writes one alternative per count, and llguidance reads at most 2000 at once); give a least length of {largest} or fewer"),
+                    format!(
+                        "a list of at least {least} items: a grammar admits at most {largest} items in a list ({}); give a least length of {largest} or fewer",
+                        crate::attr::LARGEST_MAX_ITEMS_WHY
+                    ),
                 );
             }
         }
