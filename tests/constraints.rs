@@ -305,3 +305,24 @@ fn a_slash_in_a_pattern_is_escaped_once_in_lark() {
     assert!(!lark.accepts("plain: /srv/app\nescaped: /srv/Web"));
     assert!(!lark.accepts("plain: /srv/App\nescaped: /srv/web"));
 }
+
+/// A least length above the grammar's bound: the bound gives way.
+#[derive(Debug, PartialEq, Toon)]
+struct Code {
+    #[toon(max_len = 10, length(min = 12, max = 20))]
+    code: String,
+}
+
+#[test]
+fn a_least_length_above_the_grammars_bound_raises_the_bound() {
+    let [lark, gbnf] = Checker::both::<Code>();
+    // Lark holds both ends; GBNF holds no least length (the README says so),
+    // so only the raised bound.
+    for (n, admitted) in [(10, false), (11, false), (12, true), (13, false)] {
+        let text = format!("code: {}", "c".repeat(n));
+        assert_eq!(lark.accepts(&text), admitted, "Lark, {n} characters");
+        assert_eq!(gbnf.accepts(&text), n <= 12, "GBNF, {n} characters");
+        // What the grammar admits, the type reads.
+        assert_eq!(Code::from_toon(&text).is_ok(), n >= 12, "{n} characters");
+    }
+}

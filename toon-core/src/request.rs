@@ -13,8 +13,10 @@ use crate::typed::Toon;
 #[non_exhaustive]
 pub enum GrammarServer {
     /// llama.cpp's `llama-server` and llama-cpp-python's server: `"grammar"`, GBNF.
-    /// Neither takes a grammar together with `tools`, and in llama-cpp-python a
-    /// `response_format` replaces the grammar, so both are refused.
+    /// Neither takes a grammar together with `tools`, llama-server takes a
+    /// `json_schema` or a grammar, not both, and in llama-cpp-python a
+    /// `response_format` replaces the grammar, so these are refused (and a
+    /// `grammar` already set).
     LlamaCpp,
     /// vLLM: `"structured_outputs": {"grammar": ...}`, GBNF (read by xgrammar,
     /// which vLLM's default backend choice, `auto`, takes for a grammar it
@@ -30,7 +32,8 @@ pub enum GrammarServer {
     /// OpenAI (GPT-5 models), the Responses API (`/v1/responses`): the same
     /// custom tool in that API's flat form, and `tool_choice` naming it; the
     /// reply arrives as a `custom_tool_call` output item (read it with
-    /// [`reply_text`]).
+    /// [`reply_text`]). A `response_format`, which this API does not have (its
+    /// format is `text.format`), is refused.
     OpenAiResponses,
 }
 

@@ -288,8 +288,13 @@ fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultValue> {
 pub(crate) const LARGEST_MAX_ITEMS: u32 = 1000;
 /// Why a list's bound cannot be larger, for the refusals of `max_items` and `length(min)`.
 pub(crate) const LARGEST_MAX_ITEMS_WHY: &str = "the grammar ties a list's count to its rows \
-     with one alternative per count, and llguidance holds at most 2000 alternatives at once";
-const LARGEST_MAX_LEN: u32 = 10_000;
+     with one alternative per count, and llguidance holds at most 2000 alternatives at once, \
+     its `max_items_in_row`";
+pub(crate) const LARGEST_MAX_LEN: u32 = 10_000;
+/// Why a text's bound cannot be larger, for the refusals of `max_len` and `length(min)`.
+pub(crate) const LARGEST_MAX_LEN_WHY: &str = "llguidance holds a text's bound exactly \
+     by building lexer expressions as it reads, and under a larger bound it refused ordinary \
+     text of 14,000 characters";
 
 /// `max_len = N` or `max_items = N`, at least 1 and at most the largest.
 fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
@@ -315,8 +320,7 @@ fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
             lit.span(),
             format!(
                 "`max_len = {n}`: a grammar admits text of at most {LARGEST_MAX_LEN} characters \
-                 (llguidance's lexer holds an exact bound on longer text only for some \
-                 text); give {LARGEST_MAX_LEN} or fewer"
+                 ({LARGEST_MAX_LEN_WHY}); give {LARGEST_MAX_LEN} or fewer"
             ),
         ));
     }

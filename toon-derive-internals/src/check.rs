@@ -261,15 +261,24 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
                     "`length` bounds text (characters) or a list (items); for a number use `range(min = .., max = ..)`",
                 );
             }
-            let largest = crate::attr::LARGEST_MAX_ITEMS;
+            // The grammar's bound is raised to a least length above it.
             let least = l.min.unwrap_or(0);
-            if derive == "Toon" && matches!(kind, Kind::List) && !a.skip && least > largest {
+            let (largest, what, why) = match kind {
+                Kind::List => (
+                    crate::attr::LARGEST_MAX_ITEMS,
+                    "items in a list",
+                    crate::attr::LARGEST_MAX_ITEMS_WHY,
+                ),
+                _ => (
+                    crate::attr::LARGEST_MAX_LEN,
+                    "characters of text",
+                    crate::attr::LARGEST_MAX_LEN_WHY,
+                ),
+            };
+            if derive == "Toon" && !a.skip && least > largest {
                 cx.error_at(
                     l.span,
-                    format!(
-                        "a list of at least {least} items: a grammar admits at most {largest} items in a list ({}); give a least length of {largest} or fewer",
-                        crate::attr::LARGEST_MAX_ITEMS_WHY
-                    ),
+                    format!("a least length of {least}: a grammar admits at most {largest} {what} ({why}); give a least length of {largest} or fewer"),
                 );
             }
         }

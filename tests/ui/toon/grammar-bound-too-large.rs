@@ -8,6 +8,8 @@ struct Report {
     body: String,
     #[toon(length(min = 1500))]
     many: Vec<u8>,
+    #[toon(length(min = 20000))]
+    essay: String,
 }
 
 fn main() {}

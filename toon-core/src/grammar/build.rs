@@ -57,8 +57,12 @@ impl Bounds {
         };
         match inner {
             Shape::String => {
+                // A least length above the bound raises it, as for lists: every
+                // text Lark admits must be one the decoder reads (GBNF holds no
+                // least length).
                 b.max_len = tighter(b.max_len, c.max_length);
-                b.min_len = c.min_length.unwrap_or(0).min(b.max_len);
+                b.min_len = c.min_length.unwrap_or(0);
+                b.max_len = b.max_len.max(b.min_len);
                 b.pattern = c.pattern;
             }
             Shape::List(_) | Shape::Map(_) => {

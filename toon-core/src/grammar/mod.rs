@@ -29,7 +29,8 @@ pub const FRACTION_DIGITS: u32 = 6;
 /// The most items of a list (or entries of a map) a grammar admits where the field sets no `max_items`.
 pub const DEFAULT_MAX_ITEMS: u32 = 10;
 
-/// The largest `#[toon(max_len = N)]` the derive takes. Lark holds a text
+/// The largest `#[toon(max_len = N)]` the derive takes, and the largest least
+/// length (`length(min = N)`) it takes on a text field. Lark holds a text
 /// bound exactly, and llguidance builds lexer expressions as it reads such
 /// text: under a bound of a million it read ordinary text of 12,000 characters
 /// and refused 14,000 ("too many expressions constructed"); `tests/grammar.rs`
@@ -38,11 +39,12 @@ pub const DEFAULT_MAX_ITEMS: u32 = 10;
 pub const LARGEST_MAX_LEN: u32 = 10_000;
 
 /// The largest `#[toon(max_items = N)]` the derive takes, and the largest
-/// least length (`length(min = N)`) of a list it takes. A grammar ties a
-/// header's count to the rows that follow with one alternative per count, and
-/// llguidance's parser holds at most 2000 items at a point of the reply (its
-/// row limit), so a list of over about 2000 could never be written; llama.cpp's
-/// grammar grows with the square of the count.
+/// least length (`length(min = N)`) it takes on a field it sees is a list (a
+/// `Vec`, set or map, also inside `Option` or `Box`). A grammar ties a header's
+/// count to the rows that follow with one alternative per count, and
+/// llguidance's parser holds at most 2000 alternatives at once (its
+/// `max_items_in_row`), so a list of over about 2000 could never be written;
+/// llama.cpp's grammar grows with the square of the count.
 pub const LARGEST_MAX_ITEMS: u32 = 1000;
 
 /// The grammar syntaxes servers take, for [`Toon::toon_grammar`](crate::Toon::toon_grammar).
