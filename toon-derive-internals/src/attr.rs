@@ -50,6 +50,7 @@ impl Place {
                 "range",
                 "length",
                 "pattern",
+                "regex",
                 "max_len",
                 "max_items",
                 "delimited",

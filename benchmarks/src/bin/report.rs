@@ -516,7 +516,8 @@ more than the array saved (1.12 to 1.16 times serde_json taking turns, against 1
 session; not kept). On the compliance records, whose cells are mostly text copied into `String`s by both,
 `from_toon` is level with serde_json or a little faster. The repair stages each pass over the lines once
 (re-levelling found its shift and unit in four passes before): a reply needing the usual repairs costs 2,873
-instructions a row on short cells against the clean reply's 2,138.
+instructions a row on short cells against the clean reply's 2,138 (both counted before the memo's hit was
+inlined, below).
 
 The streaming decoder reads each table row that reads as it stands into the row's type as its line ends (its
 cells read once, under its header parsed once, through the same one-pass reader as `from_toon`) and keeps the
@@ -527,7 +528,7 @@ and the typed reader takes the value already read (`reply/ahead.rs`): on short c
 instructions a row to 490. Each clean row's cells are read into one vector the stream reuses, under a memo of
 the type's columns the stream keeps per table: one allocation a row fewer, and the whole stream, counted by
 callgrind, from 4,614 instructions a row to 4,349 on short cells (`from_toon`: 2,074, as the column memo's hit
-is now inlined for both); on the compliance records it is 7,344 (`from_toon`: 3,461). A row the whole reply
+is now inlined for both); on the compliance records it is 7,342 (`from_toon`: 3,461). A row the whole reply
 drops (`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading.
 The same stream fed a line at a time (the `stream_lines` row) takes 5,374 instructions a row on the compliance
 records and 3,771 on short cells, the benchmark's own line split included: 1.55 and 1.82 times `from_toon`.
