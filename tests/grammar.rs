@@ -804,3 +804,186 @@ fn the_reply_is_read_from_content_or_the_tool_call() {
     );
     assert_eq!(reply_text(&json!({"output": []})), None);
 }
+
+// Shapes whose form the encoder chooses by the values (§9.3, §9.5): the
+// grammar admits each form `to_toon` may write.
+
+/// Two points: a keyed table (`[2:]{x,y}:`) when written alone or as a field.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Bbox {
+    top_left: Point,
+    bottom_right: Option<Point>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Framed {
+    frame: Bbox,
+    /// A table whenever no item is `null`.
+    corners: Vec<Option<Point>>,
+    /// A table whenever every item has the same keys.
+    findings: Vec<Finding>,
+}
+
+/// One generic struct at two types: one name, two rules.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Wrapper<T> {
+    inner: T,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Wrapped {
+    count: Wrapper<u8>,
+    label: Wrapper<String>,
+}
+
+#[test]
+fn forms_the_encoder_chooses_by_the_values_are_admitted() {
+    let p = |x, y| Point { x, y };
+    let bbox = Bbox {
+        top_left: p(1, 2),
+        bottom_right: Some(p(3, -4)),
+    };
+    let found = |s: &str| Finding::Found {
+        answer: s.into(),
+        citations: vec![SourceId(1)],
+    };
+    let not_found = |s: &str| Finding::NotFound { reason: s.into() };
+    let framed = [
+        Framed {
+            frame: bbox.clone(),
+            corners: vec![Some(p(0, 0)), Some(p(1, 1))],
+            findings: vec![not_found("none here"), not_found("nor here")],
+        },
+        Framed {
+            frame: Bbox {
+                bottom_right: None,
+                ..bbox.clone()
+            },
+            corners: vec![Some(p(0, 0)), None],
+            findings: vec![Finding::Unanswerable, Finding::Unanswerable],
+        },
+        Framed {
+            frame: bbox.clone(),
+            corners: vec![],
+            findings: vec![found("yes"), not_found("no"), Finding::Unanswerable],
+        },
+    ];
+    let grammars = Checker::both::<Framed>();
+    for x in &framed {
+        admitted(&grammars, x).unwrap();
+    }
+    // The forms above are the ones these values are written in.
+    let texts: Vec<String> = framed.iter().map(Toon::to_toon).collect();
+    for form in [
+        "frame[2:]{x,y}:",
+        "corners[2]{x,y}:",
+        "findings[2]{status,reason}:",
+        "findings[2]{status}:",
+        "findings[3]:",
+    ] {
+        assert!(texts.iter().any(|t| t.contains(form)), "{form}\n{texts:#?}");
+    }
+    admitted(&Checker::both::<Bbox>(), &bbox).unwrap();
+    assert!(
+        bbox.to_toon().starts_with("[2:]{x,y}:"),
+        "{}",
+        bbox.to_toon()
+    );
+
+    let wrapped = Wrapped {
+        count: Wrapper { inner: 5 },
+        label: Wrapper {
+            inner: "hello".into(),
+        },
+    };
+    admitted(&Checker::both::<Wrapped>(), &wrapped).unwrap();
+    // Each field by its own type, in the nested form too.
+    let nested = "count:\n  inner: 5\nlabel:\n  inner: hello";
+    for g in Checker::both::<Wrapped>() {
+        assert!(g.accepts(nested));
+        assert!(!g.accepts("count:\n  inner: hello\nlabel:\n  inner: hello"));
+    }
+}
+
+/// An expression: a tagged enum nested in itself through a required field.
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(tag = "kind")]
+enum Expr {
+    Num { value: i32 },
+    Neg { inner: Box<Expr> },
+}
+
+#[test]
+fn where_the_recursion_stops_only_finite_variants_remain() {
+    let neg = |e| Expr::Neg { inner: Box::new(e) };
+    let deep = neg(neg(Expr::Num { value: 3 }));
+    admitted(&Checker::both::<Expr>(), &deep).unwrap();
+    // Three levels of Neg leave the third `inner` no finite value: the
+    // grammar ends there with Num, never with an empty object.
+    refused::<Expr>("kind: Neg\ninner:\n  kind: Neg\n  inner:\n    kind: Neg\n    inner:");
+    assert!(
+        Expr::from_toon("kind: Neg\ninner:\n  kind: Neg\n  inner:\n    kind: Neg\n    inner:")
+            .is_err()
+    );
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Nothing {
+    #[toon(length(max = 0))]
+    text: String,
+    #[toon(length(max = 0))]
+    list: Vec<u8>,
+    #[toon(length(max = 0))]
+    map: BTreeMap<String, u8>,
+}
+
+#[test]
+fn a_length_of_at_most_zero_leaves_only_the_empty_value() {
+    let none = Nothing {
+        text: String::new(),
+        list: vec![],
+        map: BTreeMap::new(),
+    };
+    admitted(&Checker::both::<Nothing>(), &none).unwrap();
+    refused::<Nothing>("text: a\nlist: []\nmap:");
+    refused::<Nothing>("text: \"\"\nlist[1]: 1\nmap:");
+    refused::<Nothing>("text: \"\"\nlist: []\nmap:\n  a: 1");
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Single {
+    share: f32,
+}
+
+#[test]
+fn an_f32_is_written_in_its_own_shortest_digits() {
+    let x = Single { share: 0.1 };
+    assert_eq!(x.to_toon(), "share: 0.1");
+    admitted(&Checker::both::<Single>(), &x).unwrap();
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Patterns {
+    /// Begins with `a` or ends with `b`.
+    #[toon(pattern = "^a|b$")]
+    either: String,
+    /// ASCII digits, as the decoder reads `\d`.
+    #[toon(pattern = r"^\d+[\w.]?$")]
+    digits: String,
+}
+
+#[test]
+fn a_pattern_means_in_lark_what_it_means_to_the_decoder() {
+    let [lark, _] = Checker::both::<Patterns>();
+    for (either, digits, ok) in [
+        ("ax", "\"12\"", true),
+        ("xb", "12_", true),
+        ("xc", "12_", false),
+        ("ab", "\u{663}", false),
+        ("ab", "1\u{e9}", false),
+    ] {
+        let text = format!("either: {either}\ndigits: {digits}");
+        assert_eq!(lark.accepts(&text), ok, "{text}");
+        assert_eq!(Patterns::from_toon(&text).is_ok(), ok, "{text}");
+    }
+}

@@ -249,6 +249,11 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
                             cx.error_at(r.span, format!("the bound {b} is outside {name} ({lo}..={hi}); no value of the field could meet it"));
                         }
                     }
+                    if let (Some(min), Some(max)) = (r.min, r.max) {
+                        if min <= max && min.ceil() > max.floor() {
+                            cx.error_at(r.span, format!("`range(min = {min}, max = {max})` holds no whole number, so no value of {name} could meet it"));
+                        }
+                    }
                 }
                 _ => {}
             }

@@ -185,10 +185,22 @@ impl Builder {
         named(shape).is_some_and(|n| self.depth_of(n) >= RECURSION)
     }
 
+    /// Whether a required value of this shape is a struct or tagged enum the
+    /// recursion stops at, written as an empty object.
+    fn cut_object(&self, shape: &Shape) -> bool {
+        self.cut(shape) && matches!(shape.resolve(), Shape::Struct(_) | Shape::Tagged(_))
+    }
+
     fn document(&mut self, shape: &Shape) -> Expr {
         match shape.resolve() {
             Shape::Struct(s) if s.fields.iter().any(|f| f.delimited) => self.with_prose(&s),
-            Shape::Struct(s) => self.struct_body(&s, 0),
+            Shape::Struct(s) => {
+                let nested = self.struct_body(&s, 0);
+                match self.keyed_struct(lit(""), &s, 0) {
+                    Some(keyed) => alt([nested, keyed]),
+                    None => nested,
+                }
+            }
             Shape::Tagged(t) => self.tagged_body(&t, 0),
             Shape::Map(value) => self.entries(&value, 0, Bounds::default()),
             Shape::List(item) => {
@@ -254,15 +266,15 @@ impl Builder {
 
     /// The rule for the object of the derived type `name` at `depth`, built
     /// with the type on the stack (so a recursion knows how deep it is);
-    /// `members` (its field or variant names) tell two types of one name apart.
-    fn object_rule<'m>(
+    /// `signature` tells two types of one name apart.
+    fn object_rule(
         &mut self,
         name: &'static str,
-        members: impl Iterator<Item = &'m str>,
+        signature: String,
         depth: usize,
         build: impl FnOnce(&mut Self) -> Expr,
     ) -> Expr {
-        let stem = self.stem(name, members.collect::<Vec<_>>().join(","));
+        let stem = self.stem(name, signature);
         let rule = format!("{stem}-d{depth}-r{}", self.depth_of(name));
         self.stack.push(name);
         let body = self.rule(rule, build);
@@ -275,7 +287,7 @@ impl Builder {
         if s.fields.is_empty() {
             return lit("");
         }
-        self.object_rule(s.name, s.fields.iter().map(|f| f.name), depth, |b| {
+        self.object_rule(s.name, signature(s), depth, |b| {
             let parts = s
                 .fields
                 .iter()
@@ -287,9 +299,26 @@ impl Builder {
 
     /// A tagged enum's object at `depth`: the tag first, then the variant's fields.
     fn tagged_body(&mut self, t: &TaggedShape, depth: usize) -> Expr {
-        self.object_rule(t.name, t.variants.iter().map(|v| v.name), depth, |b| {
+        self.object_rule(t.name, format!("{t:?}"), depth, |b| {
             let tag = encode_key(t.tag);
-            alt(t.variants.iter().map(|v| {
+            // Where the recursion stops, a variant that needs a value of a type
+            // nested too deeply has no finite value (its empty object would
+            // lack a tag or a field): the others remain.
+            let finite: Vec<_> = t
+                .variants
+                .iter()
+                .filter(|v| {
+                    !v.fields
+                        .iter()
+                        .any(|f| !f.optional && b.cut_object(&f.shape))
+                })
+                .collect();
+            let variants = if finite.is_empty() {
+                t.variants.iter().collect()
+            } else {
+                finite
+            };
+            alt(variants.into_iter().map(|v| {
                 let mut parts = vec![lit(format!("{tag}: {}", text_literal(v.name)))];
                 for f in &v.fields {
                     let field = seq([newline(depth), b.field(f, depth)]);
@@ -329,7 +358,9 @@ impl Builder {
                     seq([key.clone(), lit(": []")]),
                     seq([key.clone(), lit("[0]:")]),
                 ]);
-                let full = (!cut).then(|| self.array(key, &item, depth, b, true));
+                // `length(max = 0)` leaves only the empty list.
+                let full =
+                    (!cut && b.max_items > 0).then(|| self.array(key, &item, depth, b, true));
                 match full {
                     Some(full) if b.min_items > 0 => full,
                     Some(full) => alt([empty, full]),
@@ -338,7 +369,7 @@ impl Builder {
             }
             Shape::Map(value) => {
                 let empty = seq([key.clone(), lit(":")]);
-                if cut {
+                if cut || b.max_items == 0 {
                     return empty;
                 }
                 let entries = self.entries(&value, depth + 1, b);
@@ -367,7 +398,11 @@ impl Builder {
             Shape::Struct(s) if s.fields.is_empty() => seq([key, lit(":")]),
             Shape::Struct(s) => {
                 let body = self.struct_body(&s, depth + 1);
-                seq([key, lit(":"), newline(depth + 1), body])
+                let nested = seq([key.clone(), lit(":"), newline(depth + 1), body]);
+                match self.keyed_struct(key, &s, depth) {
+                    Some(keyed) => alt([nested, keyed]),
+                    None => nested,
+                }
             }
             Shape::Tagged(t) => {
                 let body = self.tagged_body(&t, depth + 1);
@@ -399,32 +434,109 @@ impl Builder {
                 ])
             }));
         }
+        let mut ways = Vec::new();
         if tabulate {
             if let Some(cols) = table_fields(item) {
                 let row = self.row(item, &cols);
-                let list = field_list(&cols);
-                let mut ways = Vec::new();
-                if b.min_items == 0 {
-                    ways.push(seq([key.clone(), lit(format!("[0]{list}:"))]));
+                return alt(table(&key, &field_list(&cols), row, depth, b));
+            }
+            // The encoder chooses a table by the values (§9.3): optional items
+            // when none is `null`, tagged items when all have the same keys.
+            match item.resolve() {
+                Shape::Option(inner) => {
+                    if let Some(cols) = table_fields(&inner) {
+                        let row = self.row(&inner, &cols);
+                        ways = table(&key, &field_list(&cols), row, depth, b);
+                    }
                 }
-                ways.extend(counted(b.counts(), |n| {
-                    seq([
-                        key.clone(),
-                        lit(format!("[{n}]{list}:")),
-                        repeat(seq([newline(depth + 1), row.clone()]), n, Some(n)),
-                    ])
-                }));
-                return alt(ways);
+                Shape::Tagged(t) => {
+                    for (list, row) in self.tagged_rows(&t) {
+                        ways.extend(table(&key, &list, row, depth, b));
+                    }
+                }
+                _ => {}
             }
         }
         let each = self.list_item(item, depth + 1, b.item());
-        alt(counted(b.counts(), |n| {
+        ways.extend(counted(b.counts(), |n| {
             seq([
                 key.clone(),
                 lit(format!("[{n}]:")),
                 repeat(each.clone(), n, Some(n)),
             ])
-        }))
+        }));
+        alt(ways)
+    }
+
+    /// The tables a list of a tagged enum's values may be written as: one for
+    /// each set of variants with the same keys, all primitive or flat structs
+    /// (unit variants share the tag alone), its header the tag and those keys.
+    fn tagged_rows(&mut self, t: &TaggedShape) -> Vec<(String, Expr)> {
+        let stem = self.stem(t.name, format!("{t:?}"));
+        let tag = encode_key(t.tag);
+        let mut groups: Vec<(String, Vec<Expr>)> = Vec::new();
+        for v in &t.variants {
+            let flat = v
+                .fields
+                .iter()
+                .all(|f| f.shape.is_primitive() || f.shape.flat_fields().is_some());
+            if !flat {
+                continue;
+            }
+            let keys = field_list(&v.fields);
+            let list = match keys.strip_prefix("{}") {
+                Some(_) => format!("{{{tag}}}"),
+                None => format!("{{{tag},{}", &keys[1..]),
+            };
+            let mut cells = Vec::new();
+            self.cells(&v.fields, &mut cells);
+            let mut parts = vec![lit(text_literal(v.name))];
+            for cell in cells {
+                parts.push(lit(","));
+                parts.push(cell);
+            }
+            match groups.iter_mut().find(|(l, _)| *l == list) {
+                Some((_, rows)) => rows.push(seq(parts)),
+                None => groups.push((list, vec![seq(parts)])),
+            }
+        }
+        groups
+            .into_iter()
+            .enumerate()
+            .map(|(i, (list, rows))| {
+                let row = self.rule(format!("{stem}-row-{}", i + 1), |_| alt(rows));
+                (list, row)
+            })
+            .collect()
+    }
+
+    /// A struct whose two or more fields are structs with one field list, as
+    /// the keyed table the encoder writes for it (§9.5): its header, then one
+    /// row a field, keyed by the field's name, in declaration order.
+    fn keyed_struct(&mut self, key: Expr, s: &StructShape, depth: usize) -> Option<Expr> {
+        if s.fields.len() < 2 {
+            return None;
+        }
+        let mut entries = Vec::new();
+        for f in &s.fields {
+            let inner = match f.shape.resolve() {
+                Shape::Option(inner) => inner.resolve(),
+                other => other,
+            };
+            let cols = table_fields(&inner)?;
+            entries.push((f.name, field_list(&cols), inner, cols));
+        }
+        let list = entries[0].1.clone();
+        if entries.iter().any(|e| e.1 != list) {
+            return None;
+        }
+        let mut parts = vec![key, lit(format!("[{}:]{list}:", s.fields.len()))];
+        for (name, _, inner, cols) in entries {
+            parts.push(newline(depth + 1));
+            parts.push(lit(format!("{}: ", encode_key(name))));
+            parts.push(self.row(&inner, &cols));
+        }
+        Some(seq(parts))
     }
 
     /// One table row of a flat struct: its cells in column order, a nested
@@ -433,13 +545,7 @@ impl Builder {
         let Shape::Struct(s) = item.resolve() else {
             unreachable!("table_fields gives the columns of a struct")
         };
-        let signature = s
-            .fields
-            .iter()
-            .map(|f| f.name)
-            .collect::<Vec<_>>()
-            .join(",");
-        let stem = self.stem(s.name, signature);
+        let stem = self.stem(s.name, signature(&s));
         let cols = cols.to_vec();
         self.rule(format!("{stem}-row"), move |b| {
             let mut cells = Vec::new();
@@ -567,8 +673,7 @@ impl Builder {
     }
 
     fn enumeration(&mut self, e: &EnumShape) -> Expr {
-        let signature = e.variants.iter().map(|v| v.0).collect::<Vec<_>>().join(",");
-        let stem = self.stem(e.name, signature);
+        let stem = self.stem(e.name, format!("{e:?}"));
         let names: Vec<Expr> = e.variants.iter().map(|v| lit(text_literal(v.0))).collect();
         self.rule(format!("enum-{stem}"), |_| alt(names))
     }
@@ -582,11 +687,14 @@ impl Builder {
             (_, Some(p)) => format!("{min}-{max}-p{}", self.pattern_id(p)),
         };
         self.rule(format!("text-{stem}"), |b| {
-            let bare = b.rule(format!("text-bare-{stem}"), |_| Expr::Bounded {
-                inner: Box::new(text::unquoted()),
-                min: min.max(1),
-                max,
-                pattern: pattern.map(searching),
+            // Text of no characters at all (`length(max = 0)`) can only be quoted.
+            let bare = (max > 0).then(|| {
+                b.rule(format!("text-bare-{stem}"), |_| Expr::Bounded {
+                    inner: Box::new(text::unquoted()),
+                    min: min.max(1),
+                    max,
+                    pattern: pattern.map(searching),
+                })
             });
             let quoted = b.rule(format!("text-quoted-{stem}"), |_| match pattern {
                 // Quoted text matching a pattern: its characters as written,
@@ -599,7 +707,10 @@ impl Builder {
                 },
                 None => text::quoted(min, max),
             });
-            alt([bare, quoted])
+            match bare {
+                Some(bare) => alt([bare, quoted]),
+                None => quoted,
+            }
         })
     }
 
@@ -701,17 +812,113 @@ fn in_order(parts: Vec<(Expr, bool)>, sep: &Expr) -> Expr {
 }
 
 /// A JSON-Schema pattern (a search, anchored only by its own `^` and `$`) as a
-/// whole-text regular expression.
+/// whole-text regular expression: each top-level alternative anchored by its
+/// own `^` and `$` (`^a|b$` is text that begins with `a` or ends with `b`),
+/// and `\d`, `\w`, `\s` as the ASCII classes the decoder's `regex_lite`
+/// reads them as (llguidance would read them as Unicode).
 fn searching(pattern: &str) -> String {
-    let start = pattern.strip_prefix('^');
-    let body = start.unwrap_or(pattern);
-    let end = body.strip_suffix('$').filter(|b| !b.ends_with('\\'));
-    let body = end.unwrap_or(body);
-    format!(
-        "{}(?:{body}){}",
-        if start.is_some() { "" } else { "(?s:.)*" },
-        if end.is_some() { "" } else { "(?s:.)*" }
-    )
+    let pattern = ascii_classes(pattern);
+    let ways: Vec<String> = top_level_alternatives(&pattern)
+        .into_iter()
+        .map(|way| {
+            let start = way.strip_prefix('^');
+            let body = start.unwrap_or(way);
+            let end = body.strip_suffix('$').filter(|b| !b.ends_with('\\'));
+            let body = end.unwrap_or(body);
+            format!(
+                "{}(?:{body}){}",
+                if start.is_some() { "" } else { "(?s:.)*" },
+                if end.is_some() { "" } else { "(?s:.)*" }
+            )
+        })
+        .collect();
+    match ways.as_slice() {
+        [one] => one.clone(),
+        _ => format!("(?:{})", ways.join("|")),
+    }
+}
+
+/// The pattern split at each `|` outside groups and classes.
+fn top_level_alternatives(pattern: &str) -> Vec<&str> {
+    let (mut ways, mut from, mut depth, mut class) = (Vec::new(), 0, 0usize, false);
+    let mut chars = pattern.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => depth += 1,
+            ')' if !class => depth = depth.saturating_sub(1),
+            '|' if !class && depth == 0 => {
+                ways.push(&pattern[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    ways.push(&pattern[from..]);
+    ways
+}
+
+/// `\d`, `\w` and `\s` (and their negations) written as ASCII classes, inside
+/// a class as their ranges; a negation inside a class is left as written.
+fn ascii_classes(pattern: &str) -> String {
+    let (mut out, mut class) = (String::with_capacity(pattern.len()), false);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let ranges = match next.to_ascii_lowercase() {
+                    'd' => Some("0-9"),
+                    'w' => Some("0-9A-Za-z_"),
+                    's' => Some("\\t\\n\\x0B\\x0C\\r "),
+                    _ => None,
+                };
+                match ranges {
+                    Some(r) if class && next.is_ascii_lowercase() => out.push_str(r),
+                    Some(r) if !class => {
+                        let not = if next.is_ascii_uppercase() { "^" } else { "" };
+                        out.push_str(&format!("[{not}{r}]"));
+                    }
+                    _ => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' if !class => {
+                class = true;
+                out.push(c);
+                // A `]` first in a class (or after `^`) is a literal.
+                let mut peek = chars.clone();
+                let mut lead = String::new();
+                if let Some('^') = peek.clone().next() {
+                    lead.push('^');
+                    peek.next();
+                }
+                if let Some(']') = peek.clone().next() {
+                    lead.push(']');
+                    peek.next();
+                }
+                if !lead.is_empty() {
+                    out.push_str(&lead);
+                    chars = peek;
+                }
+            }
+            ']' if class => {
+                class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn signed(n: i128) -> String {
@@ -720,6 +927,31 @@ fn signed(n: i128) -> String {
     } else {
         n.to_string()
     }
+}
+
+/// A table of `row`s under `key` with the field list `list`: empty, or each
+/// count its bounds allow with exactly that many rows.
+fn table(key: &Expr, list: &str, row: Expr, depth: usize, b: Bounds) -> Vec<Expr> {
+    let mut ways = Vec::new();
+    if b.min_items == 0 {
+        ways.push(seq([key.clone(), lit(format!("[0]{list}:"))]));
+    }
+    ways.extend(counted(b.counts(), |n| {
+        seq([
+            key.clone(),
+            lit(format!("[{n}]{list}:")),
+            repeat(seq([newline(depth + 1), row.clone()]), n, Some(n)),
+        ])
+    }));
+    ways
+}
+
+/// What tells two structs of one Rust name apart (`Wrapper<u8>` and
+/// `Wrapper<String>`, or two `Item`s of two modules): the whole description,
+/// in which a nested type stands as its name and the function that describes
+/// it, so a recursive type's signature is finite.
+fn signature(s: &StructShape) -> String {
+    format!("{s:?}")
 }
 
 /// `ComplianceAnalysis` as `compliance-analysis`: a GBNF and Lark rule name.

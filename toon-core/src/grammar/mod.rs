@@ -56,6 +56,14 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   the rows or items that follow (one alternative per count, up to the bound);
 ///   empty lists as `key: []` or `key[0]...:`; lists of primitives inline;
 ///   lists of other values in list form; maps of flat structs also as keyed tables;
+/// - the forms the encoder picks by the values, too: a struct of two or more
+///   struct fields with one field list as a keyed table (§9.5), a list of
+///   optional structs as a table when no item is `null`, a list of a tagged
+///   enum as a table of the variants that share their keys (§9.3). Not held:
+///   duplicate keys of a map (the decoder refuses them), and tables the encoder
+///   finds only by the values (an optional struct column `null` in every row, a
+///   `serde_json::Value` column of primitives, nested groups two levels deep),
+///   which are admitted in list or nested form;
 /// - text unquoted exactly where SPEC §7.2 lets it stand (so `3 cups` may, and
 ///   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
 ///   integers within their Rust type's bounds; other numbers as plain decimals
@@ -64,7 +72,8 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 /// - a free-form `serde_json::Value` as any primitive, object or array down to
 ///   two levels (written in list form where the encoder could write a table);
 /// - a type nested in itself is unrolled three levels deep; below that its lists
-///   are empty and its optional fields `null`.
+///   are empty, its optional fields `null`, and a tagged enum has only the
+///   variants that need no deeper value.
 ///
 /// Bounds, so a constrained reply cannot run on until the token limit: every text
 /// value at most [`DEFAULT_MAX_LEN`] characters and every list or map at most

@@ -174,6 +174,26 @@ macro_rules! integers {
 }
 integers!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 
+/// A float as the `f64` of its shortest decimal: `0.1f32` is written `0.1`,
+/// not `0.10000000149011612` (the same `f32` when read back, and what a
+/// grammar's bounded fraction admits).
+trait Widen {
+    fn widen(self) -> f64;
+}
+
+impl Widen for f64 {
+    fn widen(self) -> f64 {
+        self
+    }
+}
+
+impl Widen for f32 {
+    fn widen(self) -> f64 {
+        // Display gives the shortest digits that read back as this f32.
+        self.to_string().parse().unwrap_or(f64::from(self))
+    }
+}
+
 macro_rules! floats {
     ($($t:ty),*) => {$(
         impl Toon for $t {
@@ -181,7 +201,7 @@ macro_rules! floats {
                 Shape::Float
             }
             fn __to_value(&self) -> Value {
-                crate::lex::float_value(f64::from(*self))
+                crate::lex::float_value(Widen::widen(*self))
             }
             #[inline]
             fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
