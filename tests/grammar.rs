@@ -703,7 +703,7 @@ fn each_server_gets_the_grammar_in_its_own_field() {
 
 #[test]
 fn what_a_server_cannot_do_is_refused_by_name() {
-    let cases: [(GrammarServer, &str, Value, &str); 11] = [
+    let cases: [(GrammarServer, &str, Value, &str); 13] = [
         (
             GrammarServer::LlamaCpp,
             "tools",
@@ -764,6 +764,19 @@ fn what_a_server_cannot_do_is_refused_by_name() {
             "tool_choice",
             json!("auto"),
             "tool must be the one chosen",
+        ),
+        // A tool of the type's name already there (a request constrained twice).
+        (
+            GrammarServer::OpenAi,
+            "tools",
+            json!([{"type": "function", "function": {"name": "Capital"}}]),
+            "already has a tool named `Capital`",
+        ),
+        (
+            GrammarServer::OpenAiResponses,
+            "tools",
+            json!([{"type": "custom", "name": "Capital"}]),
+            "already has a tool named `Capital`",
         ),
     ];
     for (server, key, value, words) in cases {

@@ -82,7 +82,8 @@ impl std::error::Error for ConstrainError {}
 /// The body is not a JSON object, or it already sets a field that the server
 /// would let override or conflict with the grammar: `tools`, `grammar` or
 /// `json_schema` (llama.cpp), `tools`, `tool_choice`, `structured_outputs` or
-/// `guided_grammar` (vLLM), `tool_choice` (OpenAI), a `response_format` other
+/// `guided_grammar` (vLLM), `tool_choice` or a tool of the type's name
+/// (OpenAI, which refuses two tools of one name), a `response_format` other
 /// than `{"type": "text"}` (every server but the Responses API, which has no
 /// such field and refuses any) or a `text.format` other than that (Responses
 /// API). A field set to `null` counts as not set. Nothing is changed then.
@@ -176,6 +177,21 @@ pub fn constrain_request<T: Toon>(
                 return Err(ConstrainError::new("the request's `tools` is not a list"));
             }
             let (name, doc) = tool_name_and_doc(&T::__shape());
+            let taken = map
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|list| {
+                    list.iter().any(|t| {
+                        [&t["name"], &t["function"]["name"], &t["custom"]["name"]]
+                            .iter()
+                            .any(|n| n.as_str() == Some(name.as_str()))
+                    })
+                });
+            if taken {
+                return Err(ConstrainError::new(format!(
+                    "the request's `tools` already has a tool named `{name}` (OpenAI refuses two tools of one name with HTTP 400); constrain a request once, and rename or remove the other tool"
+                )));
+            }
             let grammar = T::toon_grammar(GrammarSyntax::Lark);
             let (tool, choice) = if responses {
                 (
