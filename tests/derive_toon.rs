@@ -462,3 +462,33 @@ fn a_refused_value_is_placed_by_line_and_column() {
     let e = ComplianceAnalysis::from_toon(&missing).unwrap_err();
     assert_eq!(e.column(), None, "{e}");
 }
+
+/// A pair of coordinates, shown under a map key or a list item.
+#[derive(Debug, PartialEq, Toon)]
+struct Spot {
+    x: i8,
+    y: i8,
+}
+
+/// Objects inside maps and optional list items.
+#[derive(Debug, PartialEq, Toon)]
+struct Survey {
+    /// Spots by name.
+    named: BTreeMap<String, Spot>,
+    /// Findings by name.
+    found: BTreeMap<String, Option<Finding>>,
+    /// One per site, or null where a site was not visited.
+    visited: Vec<Option<Spot>>,
+}
+
+#[test]
+fn objects_in_maps_and_optional_items_are_shown_with_their_fields() {
+    let prompt = Survey::toon_prompt();
+    insta::assert_snapshot!("survey_prompt", prompt);
+    // What the prompt shows is what the decoder reads.
+    let reply = "named:\n  home:\n    x: 1\n    y: 2\nfound:\n  q1:\n    status: unanswerable\n  q2: null\nvisited[2]:\n  - x: 3\n    y: 4\n  - null";
+    let survey = Survey::from_toon(reply).unwrap();
+    assert_eq!(survey.named["home"], Spot { x: 1, y: 2 });
+    assert_eq!(survey.found["q1"], Some(Finding::Unanswerable));
+    assert_eq!(survey.visited, vec![Some(Spot { x: 3, y: 4 }), None]);
+}

@@ -136,10 +136,17 @@ impl Out {
                     let p = placeholder(item);
                     self.lines.push(format!("{pad}{key}[N]: {p},{p}"));
                 } else {
+                    // An optional item is shown as its value, and said to be optional.
+                    let (item, doc) = match item.resolve() {
+                        Shape::Option(inner) => {
+                            (inner.resolve(), join_doc(&doc, "An item may be `null`."))
+                        }
+                        other => (other, doc),
+                    };
                     self.comment(depth, &doc);
                     self.lines.push(format!("{pad}{key}[N]:"));
                     let start = self.lines.len();
-                    self.body(item, depth + 2);
+                    self.body(&item, depth + 2);
                     // The first field rides on the hyphen line.
                     if let Some(first) = self.lines[start..]
                         .iter()
@@ -158,8 +165,18 @@ impl Out {
             Shape::Map(value) => {
                 self.comment(depth, &doc);
                 self.lines.push(format!("{pad}{key}:"));
-                self.lines
-                    .push(format!("{pad}  <key>: {}", placeholder(value)));
+                // A value that is an object is shown as its fields under the key.
+                let value = match value.resolve() {
+                    Shape::Option(inner) if !inner.is_primitive() => inner.resolve(),
+                    other => other,
+                };
+                if let Shape::Struct(_) | Shape::Tagged(_) = value {
+                    self.lines.push(format!("{pad}  <key>:"));
+                    self.body(&value, depth + 2);
+                } else {
+                    self.lines
+                        .push(format!("{pad}  <key>: {}", placeholder(&value)));
+                }
             }
             other => {
                 self.comment(depth, &doc);
