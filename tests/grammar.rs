@@ -835,6 +835,10 @@ struct Framed {
     corners: Vec<Option<Point>>,
     /// A table whenever every item has the same keys.
     findings: Vec<Finding>,
+    /// A keyed table whenever no value is `null` (and there are two or more).
+    spots: BTreeMap<String, Option<Point>>,
+    /// A keyed table whenever every value has the same keys.
+    verdicts: BTreeMap<String, Finding>,
 }
 
 /// One generic struct at two types: one name, two rules.
@@ -847,6 +851,51 @@ struct Wrapper<T> {
 struct Wrapped {
     count: Wrapper<u8>,
     label: Wrapper<String>,
+}
+
+fn framed() -> impl Strategy<Value = Framed> {
+    let finding = prop_oneof![
+        (
+            text(),
+            prop::collection::vec(any::<u32>().prop_map(SourceId), 0..3)
+        )
+            .prop_map(|(answer, citations)| Finding::Found { answer, citations }),
+        text().prop_map(|reason| Finding::NotFound { reason }),
+        Just(Finding::Unanswerable),
+    ];
+    (
+        point(),
+        prop::option::of(point()),
+        prop::collection::vec(prop::option::weighted(0.8, point()), 0..5),
+        prop::collection::vec(finding.clone(), 0..5),
+        prop::collection::btree_map("[a-z]{1,4}", prop::option::weighted(0.8, point()), 0..4),
+        prop::collection::btree_map("[a-z]{1,4}", finding, 0..4),
+    )
+        .prop_map(
+            |(top_left, bottom_right, corners, findings, spots, verdicts)| Framed {
+                frame: Bbox {
+                    top_left,
+                    bottom_right,
+                },
+                corners,
+                findings,
+                spots,
+                verdicts,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn values_in_forms_chosen_by_the_values_are_admitted(x in framed()) {
+        FRAMED.with(|g| admitted(g, &x))?;
+    }
+}
+
+thread_local! {
+    static FRAMED: [Checker; 2] = Checker::both::<Framed>();
 }
 
 #[test]
@@ -866,6 +915,12 @@ fn forms_the_encoder_chooses_by_the_values_are_admitted() {
             frame: bbox.clone(),
             corners: vec![Some(p(0, 0)), Some(p(1, 1))],
             findings: vec![not_found("none here"), not_found("nor here")],
+            spots: [("a".into(), Some(p(1, 1))), ("b".into(), Some(p(2, 2)))].into(),
+            verdicts: [
+                ("q1".into(), not_found("no")),
+                ("q2".into(), not_found("nor")),
+            ]
+            .into(),
         },
         Framed {
             frame: Bbox {
@@ -874,11 +929,15 @@ fn forms_the_encoder_chooses_by_the_values_are_admitted() {
             },
             corners: vec![Some(p(0, 0)), None],
             findings: vec![Finding::Unanswerable, Finding::Unanswerable],
+            spots: [("a".into(), Some(p(1, 1))), ("b".into(), None)].into(),
+            verdicts: BTreeMap::new(),
         },
         Framed {
             frame: bbox.clone(),
             corners: vec![],
             findings: vec![found("yes"), not_found("no"), Finding::Unanswerable],
+            spots: BTreeMap::new(),
+            verdicts: [("q1".into(), found("yes")), ("q2".into(), not_found("no"))].into(),
         },
     ];
     let grammars = Checker::both::<Framed>();
@@ -893,6 +952,8 @@ fn forms_the_encoder_chooses_by_the_values_are_admitted() {
         "findings[2]{status,reason}:",
         "findings[2]{status}:",
         "findings[3]:",
+        "spots[2:]{x,y}:",
+        "verdicts[2:]{status,reason}:",
     ] {
         assert!(texts.iter().any(|t| t.contains(form)), "{form}\n{texts:#?}");
     }

@@ -377,10 +377,13 @@ impl Builder {
                 if b.min_items == 0 {
                     ways.insert(0, empty);
                 }
-                // Values of one flat struct: the keyed table the encoder writes (§9.5).
+                // Values of one flat struct: the keyed table the encoder writes (§9.5),
+                // and where the values allow one, for optional or tagged values.
+                let mut tables = self.rows_by_value(&value);
                 if let Some(cols) = table_fields(&value) {
-                    let row = self.row(&value, &cols);
-                    let list = field_list(&cols);
+                    tables.push((field_list(&cols), self.row(&value, &cols)));
+                }
+                for (list, row) in tables {
                     let entry = seq([self.free_key(), lit(": "), row]);
                     ways.extend((b.min_items.max(2)..=b.max_items).map(|n| {
                         seq([
@@ -440,22 +443,19 @@ impl Builder {
                 let row = self.row(item, &cols);
                 return alt(table(&key, &field_list(&cols), row, depth, b));
             }
-            // The encoder chooses a table by the values (§9.3): optional items
-            // when none is `null`, tagged items when all have the same keys.
-            match item.resolve() {
-                Shape::Option(inner) => {
-                    if let Some(cols) = table_fields(&inner) {
-                        let row = self.row(&inner, &cols);
-                        ways = table(&key, &field_list(&cols), row, depth, b);
-                    }
-                }
-                Shape::Tagged(t) => {
-                    for (list, row) in self.tagged_rows(&t) {
-                        ways.extend(table(&key, &list, row, depth, b));
-                    }
-                }
-                _ => {}
+            for (list, row) in self.rows_by_value(item) {
+                ways.extend(table(&key, &list, row, depth, b));
             }
+        }
+        // Optional objects all `null` are primitives, written inline (§9.1).
+        if matches!(item.resolve(), Shape::Option(_)) {
+            ways.extend(counted(b.counts(), |n| {
+                seq([
+                    key.clone(),
+                    lit(format!("[{n}]: null")),
+                    repeat(lit(",null"), n - 1, Some(n - 1)),
+                ])
+            }));
         }
         let each = self.list_item(item, depth + 1, b.item());
         ways.extend(counted(b.counts(), |n| {
@@ -466,6 +466,20 @@ impl Builder {
             ])
         }));
         alt(ways)
+    }
+
+    /// The rows (and their field lists) the encoder writes values of this shape
+    /// in when the values allow it (§9.3, §9.5): optional structs when none is
+    /// `null`, a tagged enum's values when all have the same keys.
+    fn rows_by_value(&mut self, item: &Shape) -> Vec<(String, Expr)> {
+        match item.resolve() {
+            Shape::Option(inner) => match table_fields(&inner) {
+                Some(cols) => vec![(field_list(&cols), self.row(&inner, &cols))],
+                None => Vec::new(),
+            },
+            Shape::Tagged(t) => self.tagged_rows(&t),
+            _ => Vec::new(),
+        }
     }
 
     /// The tables a list of a tagged enum's values may be written as: one for

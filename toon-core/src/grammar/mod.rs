@@ -58,8 +58,9 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   lists of other values in list form; maps of flat structs also as keyed tables;
 /// - the forms the encoder picks by the values, too: a struct of two or more
 ///   struct fields with one field list as a keyed table (§9.5), a list of
-///   optional structs as a table when no item is `null`, a list of a tagged
-///   enum as a table of the variants that share their keys (§9.3). Not held:
+///   optional structs as a table when no item is `null` (inline when all are),
+///   a list of a tagged enum as a table of the variants that share their keys
+///   (§9.3), and a map of such values as a keyed table. Not held:
 ///   duplicate keys of a map (the decoder refuses them), and tables the encoder
 ///   finds only by the values (an optional struct column `null` in every row, a
 ///   `serde_json::Value` column of primitives, nested groups two levels deep),
