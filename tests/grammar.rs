@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::grammar::{gbnf_as_lark, Checker};
-use common::strategies::{answer, compliance, text};
+use common::strategies::{answer, compliance, finding, text};
 use common::types::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -854,22 +854,13 @@ struct Wrapped {
 }
 
 fn framed() -> impl Strategy<Value = Framed> {
-    let finding = prop_oneof![
-        (
-            text(),
-            prop::collection::vec(any::<u32>().prop_map(SourceId), 0..3)
-        )
-            .prop_map(|(answer, citations)| Finding::Found { answer, citations }),
-        text().prop_map(|reason| Finding::NotFound { reason }),
-        Just(Finding::Unanswerable),
-    ];
     (
         point(),
         prop::option::of(point()),
         prop::collection::vec(prop::option::weighted(0.8, point()), 0..5),
-        prop::collection::vec(finding.clone(), 0..5),
+        prop::collection::vec(finding(), 0..5),
         prop::collection::btree_map("[a-z]{1,4}", prop::option::weighted(0.8, point()), 0..4),
-        prop::collection::btree_map("[a-z]{1,4}", finding, 0..4),
+        prop::collection::btree_map("[a-z]{1,4}", finding(), 0..4),
     )
         .prop_map(
             |(top_left, bottom_right, corners, findings, spots, verdicts)| Framed {

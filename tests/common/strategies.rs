@@ -90,8 +90,8 @@ pub fn compliance() -> impl Strategy<Value = ComplianceAnalysis> {
         )
 }
 
-pub fn answer() -> impl Strategy<Value = Answer> {
-    let finding = prop_oneof![
+pub fn finding() -> impl Strategy<Value = Finding> + Clone {
+    prop_oneof![
         (
             text(),
             prop::collection::vec(any::<u32>().prop_map(SourceId), 0..4)
@@ -99,6 +99,9 @@ pub fn answer() -> impl Strategy<Value = Answer> {
             .prop_map(|(answer, citations)| Finding::Found { answer, citations }),
         text().prop_map(|reason| Finding::NotFound { reason }),
         Just(Finding::Unanswerable),
-    ];
-    (text(), finding).prop_map(|(question, finding)| Answer { question, finding })
+    ]
+}
+
+pub fn answer() -> impl Strategy<Value = Answer> {
+    (text(), finding()).prop_map(|(question, finding)| Answer { question, finding })
 }
