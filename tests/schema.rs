@@ -238,6 +238,14 @@ fn every_schema_meets_openai_strict_mode() {
         "{v:?}"
     );
     assert!(v.iter().any(|m| m.contains("free-form values")), "{v:?}");
+    // OpenAI answers a `$ref` with a keyword beside it with HTTP 400.
+    let beside = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "x"}}, "required": ["a"], "additionalProperties": false, "$defs": {"A": {"type": "string"}}});
+    let v = strict_violations(&beside);
+    assert!(
+        v.iter()
+            .any(|m| m.contains("a `$ref` cannot have other keywords")),
+        "{v:?}"
+    );
     assert!(
         strict_violations(&json!({"anyOf": [{"type": "object"}]}))[0]
             .contains("the root must be an object")
@@ -403,4 +411,81 @@ fn json_replies_through_serde() {
             .capital,
         "Paris"
     );
+}
+
+/// A page of items: one generic type at two types.
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct Page<T> {
+    items: Vec<T>,
+}
+
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct User {
+    name: String,
+}
+
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct Order {
+    total: u32,
+}
+
+/// Users and orders, each a page.
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct Listing {
+    /// The users.
+    users: Page<User>,
+    /// The orders.
+    orders: Page<Order>,
+}
+
+#[test]
+fn a_generic_type_at_two_types_is_two_definitions() {
+    let schema = Listing::json_schema();
+    assert_eq!(strict_violations(&schema), Vec::<String>::new());
+    let defs = schema["$defs"].as_object().unwrap();
+    assert_eq!(
+        defs["Page"]["properties"]["items"]["items"]["$ref"],
+        "#/$defs/User"
+    );
+    assert_eq!(
+        defs["Page2"]["properties"]["items"]["items"]["$ref"],
+        "#/$defs/Order"
+    );
+    // A field's description stands beside an `anyOf` of its one `$ref`.
+    assert_eq!(
+        schema["properties"]["orders"]["anyOf"][0]["$ref"],
+        "#/$defs/Page2"
+    );
+    assert_eq!(schema["properties"]["orders"]["description"], "The orders.");
+
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let good = json!({"users": {"items": [{"name": "Ada"}]}, "orders": {"items": [{"total": 3}]}});
+    assert!(validator.is_valid(&good));
+    let swapped =
+        json!({"users": {"items": [{"total": 3}]}, "orders": {"items": [{"name": "Ada"}]}});
+    assert!(!validator.is_valid(&swapped));
+
+    let prompt = Listing::schema_prompt();
+    assert!(
+        prompt.contains("users: Page,") && prompt.contains("orders: Page2,"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("struct Page {\n    items: Vec<User>,"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("struct Page2 {\n    items: Vec<Order>,"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn the_declarations_of_a_list_reply_name_its_items() {
+    let prompt = Vec::<Capital>::schema_prompt();
+    assert!(
+        prompt.starts_with("type Reply = Vec<Capital>;\n\n"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("struct Capital {"), "{prompt}");
 }

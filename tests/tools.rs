@@ -145,3 +145,34 @@ fn every_mechanisms_request_is_pinned() {
         serde_json::to_string_pretty(&bodies).unwrap()
     );
 }
+
+/// An expression tree: a tagged enum, so wrapped as a tool, that refers to itself.
+#[derive(Debug, PartialEq, toon_core::Toon, OutputSchema)]
+#[toon(tag = "kind")]
+enum Expr {
+    Num { value: i32 },
+    Neg { inner: Box<Expr> },
+}
+
+#[test]
+fn a_wrapped_type_that_refers_to_itself_still_refers_to_itself() {
+    // Unwrapped, the type refers to itself as the root.
+    assert!(Expr::json_schema().to_string().contains(r##""$ref":"#""##));
+    let tool = Tool::of::<Expr>();
+    let params = tool.parameters();
+    // Wrapped, `#` is the wrapper: the type moves into `$defs`.
+    assert!(!params.to_string().contains(r##""$ref":"#""##), "{params}");
+    assert_eq!(params["properties"]["value"]["$ref"], "#/$defs/Expr");
+    assert!(
+        strict_violations(params).is_empty(),
+        "{:?}",
+        strict_violations(params)
+    );
+    let validator = jsonschema::draft202012::new(params).unwrap();
+    let nested = json!({"value": {"kind": "Neg", "inner": {"kind": "Neg", "inner": {"kind": "Num", "value": 1}}}});
+    assert!(validator.is_valid(&nested));
+    // What the old `#` would have demanded: the wrapper again, inside.
+    let rewrapped =
+        json!({"value": {"kind": "Neg", "inner": {"value": {"kind": "Num", "value": 1}}}});
+    assert!(!validator.is_valid(&rewrapped));
+}

@@ -223,6 +223,107 @@ pub const fn trim_doc(doc: &'static str) -> &'static str {
 // What a shape looks like on the wire and in words, shared by the prompt, the
 // grammar, the schema and the decoder's guide.
 
+/// The names derived types go by in a grammar, a schema's `$defs` or the
+/// declarations: the Rust name, numbered from 2 for each further type of that
+/// name (`Page<User>` and `Page<Order>`, or two `Item`s of two modules), told
+/// apart by what they hold.
+#[derive(Default)]
+pub(crate) struct TypeNames {
+    known: Vec<(&'static str, String)>,
+}
+
+impl TypeNames {
+    /// The name of the derived type `name` whose shape (resolved) is `shape`.
+    pub(crate) fn name(&mut self, name: &'static str, shape: &Shape) -> String {
+        let mut signature = String::new();
+        shape.signature(&mut signature, true);
+        let mut n = 0;
+        for (known, s) in &self.known {
+            if *known == name {
+                n += 1;
+                if *s == signature {
+                    return numbered(name, n);
+                }
+            }
+        }
+        self.known.push((name, signature));
+        numbered(name, n + 1)
+    }
+}
+
+fn numbered(name: &str, n: usize) -> String {
+    if n == 1 {
+        name.to_owned()
+    } else {
+        format!("{name}{n}")
+    }
+}
+
+impl Shape {
+    /// What a type holds, written out one level deep (`open`), a derived type
+    /// below that by its name, so a recursive type's signature is finite.
+    fn signature(&self, out: &mut String, open: bool) {
+        use std::fmt::Write;
+        let fields = |out: &mut String, fields: &[FieldShape]| {
+            for f in fields {
+                let _ = write!(
+                    out,
+                    "{}:{:?}{:?}{:?}{}{}=",
+                    f.name, f.max_len, f.max_items, f.constraints, f.optional, f.delimited
+                );
+                f.shape.signature(out, false);
+                out.push(',');
+            }
+        };
+        match self {
+            Shape::String => out.push('s'),
+            Shape::Bool => out.push('b'),
+            Shape::Integer { min, max } => {
+                let _ = write!(out, "i{min}..{max}");
+            }
+            Shape::Float => out.push('f'),
+            Shape::Any => out.push('*'),
+            Shape::Option(inner) => {
+                out.push('?');
+                inner.signature(out, false);
+            }
+            Shape::List(inner) => {
+                out.push('[');
+                inner.signature(out, false);
+                out.push(']');
+            }
+            Shape::Map(inner) => {
+                out.push('{');
+                inner.signature(out, false);
+                out.push('}');
+            }
+            Shape::Named { name, .. } if !open => out.push_str(name),
+            Shape::Named { shape, .. } => shape().signature(out, true),
+            Shape::Struct(s) => {
+                let _ = write!(out, "{}{{", s.name);
+                fields(out, &s.fields);
+                out.push('}');
+            }
+            Shape::Enum(e) => {
+                let _ = write!(out, "{}(", e.name);
+                for (v, _) in &e.variants {
+                    let _ = write!(out, "{v},");
+                }
+                out.push(')');
+            }
+            Shape::Tagged(t) => {
+                let _ = write!(out, "{}<{}>(", t.name, t.tag);
+                for v in &t.variants {
+                    let _ = write!(out, "{}{{", v.name);
+                    fields(out, &v.fields);
+                    out.push('}');
+                }
+                out.push(')');
+            }
+        }
+    }
+}
+
 /// `{a,b,customer{name,country}}`: a table's field list, nested groups for flat struct columns.
 pub(crate) fn field_list(fields: &[FieldShape]) -> String {
     let names: Vec<String> = fields

@@ -120,12 +120,52 @@ fn field_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     if let Body::Newtype { ty, .. } = &cont.body {
         check_type(cx, ty, derive);
         read_types(cx, ty, derive);
+        newtype_holds_no_itself(cx, cont, ty);
     }
     for f in all_fields(cont) {
         check_type(cx, f.ty, derive);
         if !f.attrs.skip {
             read_types(cx, f.ty, derive);
         }
+    }
+}
+
+/// A newtype is written as its inner value, so one that holds itself
+/// (`struct Tree(Vec<Tree>)`) would be described without end; a named field
+/// gives the recursion a place to stop.
+fn newtype_holds_no_itself(cx: &Ctxt, cont: &Container<'_>, ty: &Type) {
+    let name = &cont.input.ident;
+    if names(ty, name) {
+        cx.error_spanned_by(
+            ty,
+            format!(
+                "`{name}` is written as its one field, which holds `{name}` itself, so its shape has no end; give it a named field, not `transparent` (`struct {name} {{ items: .. }}`), so the recursion stops at a key"
+            ),
+        );
+    }
+}
+
+/// Whether a type mentions `name` (or `Self`) anywhere in its path or arguments.
+fn names(ty: &Type, name: &syn::Ident) -> bool {
+    match ty {
+        Type::Path(p) => p.path.segments.iter().any(|seg| {
+            seg.ident == *name
+                || seg.ident == "Self"
+                || match &seg.arguments {
+                    syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| match arg {
+                        syn::GenericArgument::Type(t) => names(t, name),
+                        _ => false,
+                    }),
+                    _ => false,
+                }
+        }),
+        Type::Array(a) => names(&a.elem, name),
+        Type::Slice(s) => names(&s.elem, name),
+        Type::Reference(r) => names(&r.elem, name),
+        Type::Paren(p) => names(&p.elem, name),
+        Type::Group(g) => names(&g.elem, name),
+        Type::Tuple(t) => t.elems.iter().any(|e| names(e, name)),
+        _ => false,
     }
 }
 

@@ -6,14 +6,13 @@
 //! line break and its full indentation. So a struct's fields join with
 //! `"\n" + indentation`, and a list item's first field rides on its hyphen line.
 
-use std::collections::HashMap;
-
 use super::ir::{alt, class, lit, repeat, seq, Expr, Grammar};
 use super::text;
 use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, needs_quotes, quote};
 use crate::shape::{
     field_list, named, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape,
+    TypeNames,
 };
 
 /// How many times a type may stand nested inside itself before its lists
@@ -108,7 +107,7 @@ pub(crate) fn grammar(shape: &Shape) -> Grammar {
     let mut b = Builder {
         g: Grammar::default(),
         stack: Vec::new(),
-        names: HashMap::new(),
+        names: TypeNames::default(),
         patterns: Vec::new(),
     };
     b.g.reserve("root");
@@ -122,7 +121,7 @@ struct Builder {
     /// The derived types being built, outermost first.
     stack: Vec<&'static str>,
     /// Rule-name stems, by type name and what tells two types of one name apart.
-    names: HashMap<(&'static str, String), String>,
+    names: TypeNames,
     /// The text patterns met so far, numbered for rule names.
     patterns: Vec<&'static str>,
 }
@@ -161,19 +160,8 @@ impl Builder {
 
     /// A rule-name stem for a type: its name in kebab case, numbered when two
     /// different types share a name.
-    fn stem(&mut self, name: &'static str, signature: String) -> String {
-        if let Some(stem) = self.names.get(&(name, signature.clone())) {
-            return stem.clone();
-        }
-        let base = kebab(name);
-        let taken = self.names.keys().filter(|(n, _)| *n == name).count();
-        let stem = if taken == 0 {
-            base
-        } else {
-            format!("{base}-{}", taken + 1)
-        };
-        self.names.insert((name, signature), stem.clone());
-        stem
+    fn stem(&mut self, name: &'static str, shape: &Shape) -> String {
+        kebab(&self.names.name(name, shape))
     }
 
     fn depth_of(&self, name: &str) -> usize {
@@ -266,15 +254,15 @@ impl Builder {
 
     /// The rule for the object of the derived type `name` at `depth`, built
     /// with the type on the stack (so a recursion knows how deep it is);
-    /// `signature` tells two types of one name apart.
+    /// `shape` (the type's, resolved) tells two types of one name apart.
     fn object_rule(
         &mut self,
         name: &'static str,
-        signature: String,
+        shape: &Shape,
         depth: usize,
         build: impl FnOnce(&mut Self) -> Expr,
     ) -> Expr {
-        let stem = self.stem(name, signature);
+        let stem = self.stem(name, shape);
         let rule = format!("{stem}-d{depth}-r{}", self.depth_of(name));
         self.stack.push(name);
         let body = self.rule(rule, build);
@@ -287,7 +275,7 @@ impl Builder {
         if s.fields.is_empty() {
             return lit("");
         }
-        self.object_rule(s.name, signature(s), depth, |b| {
+        self.object_rule(s.name, &Shape::Struct(s.clone()), depth, |b| {
             let parts = s
                 .fields
                 .iter()
@@ -299,7 +287,7 @@ impl Builder {
 
     /// A tagged enum's object at `depth`: the tag first, then the variant's fields.
     fn tagged_body(&mut self, t: &TaggedShape, depth: usize) -> Expr {
-        self.object_rule(t.name, format!("{t:?}"), depth, |b| {
+        self.object_rule(t.name, &Shape::Tagged(t.clone()), depth, |b| {
             let tag = encode_key(t.tag);
             // Where the recursion stops, a variant that needs a value of a type
             // nested too deeply has no finite value (its empty object would
@@ -486,7 +474,7 @@ impl Builder {
     /// each set of variants with the same keys, all primitive or flat structs
     /// (unit variants share the tag alone), its header the tag and those keys.
     fn tagged_rows(&mut self, t: &TaggedShape) -> Vec<(String, Expr)> {
-        let stem = self.stem(t.name, format!("{t:?}"));
+        let stem = self.stem(t.name, &Shape::Tagged(t.clone()));
         let tag = encode_key(t.tag);
         let mut groups: Vec<(String, Vec<Expr>)> = Vec::new();
         for v in &t.variants {
@@ -559,7 +547,7 @@ impl Builder {
         let Shape::Struct(s) = item.resolve() else {
             unreachable!("table_fields gives the columns of a struct")
         };
-        let stem = self.stem(s.name, signature(&s));
+        let stem = self.stem(s.name, &Shape::Struct(s.clone()));
         let cols = cols.to_vec();
         self.rule(format!("{stem}-row"), move |b| {
             let mut cells = Vec::new();
@@ -687,7 +675,7 @@ impl Builder {
     }
 
     fn enumeration(&mut self, e: &EnumShape) -> Expr {
-        let stem = self.stem(e.name, format!("{e:?}"));
+        let stem = self.stem(e.name, &Shape::Enum(e.clone()));
         let names: Vec<Expr> = e.variants.iter().map(|v| lit(text_literal(v.0))).collect();
         self.rule(format!("enum-{stem}"), |_| alt(names))
     }
@@ -958,14 +946,6 @@ fn table(key: &Expr, list: &str, row: Expr, depth: usize, b: Bounds) -> Vec<Expr
         ])
     }));
     ways
-}
-
-/// What tells two structs of one Rust name apart (`Wrapper<u8>` and
-/// `Wrapper<String>`, or two `Item`s of two modules): the whole description,
-/// in which a nested type stands as its name and the function that describes
-/// it, so a recursive type's signature is finite.
-fn signature(s: &StructShape) -> String {
-    format!("{s:?}")
 }
 
 /// `ComplianceAnalysis` as `compliance-analysis`: a GBNF and Lark rule name.

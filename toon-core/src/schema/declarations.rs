@@ -1,11 +1,19 @@
 //! The declarations prompt: a type and every type it uses, as Rust declarations
 //! with their doc comments and wire names, in order of first use.
 
-use crate::shape::{FieldShape, Shape};
+use crate::shape::{FieldShape, Shape, TypeNames};
 
 pub(crate) fn render(shape: &Shape) -> String {
     let mut r = Renderer::default();
-    r.declare(&shape.resolve());
+    match shape.resolve() {
+        root @ (Shape::Struct(_) | Shape::Enum(_) | Shape::Tagged(_)) => r.declare(&root),
+        // A list, map or option of derived types: the reply's type by name,
+        // then the types it uses.
+        root => {
+            let expr = r.type_expr(&root);
+            r.out.push(format!("type Reply = {expr};"));
+        }
+    }
     while let Some(next) = r.pending.pop_front() {
         r.declare(&next);
     }
@@ -15,8 +23,10 @@ pub(crate) fn render(shape: &Shape) -> String {
 #[derive(Default)]
 struct Renderer {
     out: Vec<String>,
-    seen: Vec<&'static str>,
+    /// The names declared or queued so far.
+    seen: Vec<String>,
     pending: std::collections::VecDeque<Shape>,
+    names: TypeNames,
 }
 
 fn doc_lines(doc: &str, indent: &str) -> String {
@@ -26,26 +36,36 @@ fn doc_lines(doc: &str, indent: &str) -> String {
 }
 
 impl Renderer {
+    /// The name a derived type is declared by, and whether it is new here.
+    fn first_use(&mut self, name: &'static str, shape: &Shape) -> (String, bool) {
+        let name = self.names.name(name, shape);
+        let new = !self.seen.contains(&name);
+        if new {
+            self.seen.push(name.clone());
+        }
+        (name, new)
+    }
+
     fn declare(&mut self, shape: &Shape) {
         let mut text = String::new();
         match shape {
             Shape::Struct(s) => {
-                if self.seen.contains(&s.name) {
+                let (name, new) = self.first_use(s.name, shape);
+                if !new {
                     return;
                 }
-                self.seen.push(s.name);
                 text.push_str(&doc_lines(s.doc, ""));
-                text.push_str(&format!("struct {} {{\n", s.name));
+                text.push_str(&format!("struct {name} {{\n"));
                 text.push_str(&self.fields(&s.fields, "    "));
                 text.push('}');
             }
             Shape::Enum(e) => {
-                if self.seen.contains(&e.name) {
+                let (name, new) = self.first_use(e.name, shape);
+                if !new {
                     return;
                 }
-                self.seen.push(e.name);
                 text.push_str(&doc_lines(e.doc, ""));
-                text.push_str(&format!("enum {} {{\n", e.name));
+                text.push_str(&format!("enum {name} {{\n"));
                 for (name, doc) in &e.variants {
                     text.push_str(&doc_lines(doc, "    "));
                     text.push_str(&format!("    {name},\n"));
@@ -53,15 +73,12 @@ impl Renderer {
                 text.push('}');
             }
             Shape::Tagged(t) => {
-                if self.seen.contains(&t.name) {
+                let (name, new) = self.first_use(t.name, shape);
+                if !new {
                     return;
                 }
-                self.seen.push(t.name);
                 text.push_str(&doc_lines(t.doc, ""));
-                text.push_str(&format!(
-                    "#[serde(tag = \"{}\")]\nenum {} {{\n",
-                    t.tag, t.name
-                ));
+                text.push_str(&format!("#[serde(tag = \"{}\")]\nenum {name} {{\n", t.tag));
                 for v in &t.variants {
                     text.push_str(&doc_lines(v.doc, "    "));
                     if v.fields.is_empty() {
@@ -108,14 +125,16 @@ impl Renderer {
             Shape::List(inner) => format!("Vec<{}>", self.type_expr(inner)),
             Shape::Map(inner) => format!("BTreeMap<String, {}>", self.type_expr(inner)),
             Shape::Named { name, shape } => {
-                if !self.seen.contains(name) {
-                    self.pending.push_back(shape());
+                let shape = shape();
+                let name = self.names.name(name, &shape);
+                if !self.seen.contains(&name) {
+                    self.pending.push_back(shape);
                 }
-                (*name).to_owned()
+                name
             }
-            Shape::Struct(s) => s.name.into(),
-            Shape::Enum(e) => e.name.into(),
-            Shape::Tagged(t) => t.name.into(),
+            Shape::Struct(s) => self.names.name(s.name, shape),
+            Shape::Enum(e) => self.names.name(e.name, shape),
+            Shape::Tagged(t) => self.names.name(t.name, shape),
         }
     }
 }

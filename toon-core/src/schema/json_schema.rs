@@ -2,14 +2,17 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::shape::{Constraints, FieldShape, Shape};
+use crate::shape::{Constraints, FieldShape, Shape, TypeNames};
 
 /// The schema of a root shape: the root inline, the derived types it uses in `$defs`.
 pub(crate) fn schema(shape: &Shape) -> Value {
     let root = shape.resolve();
+    let mut names = TypeNames::default();
+    let root_name = type_name(&root).map(|n| names.name(n, &root));
     let mut b = Builder {
         defs: Map::new(),
-        root: type_name(&root),
+        root: root_name,
+        names,
     };
     let mut out = b.body(&root);
     if !b.defs.is_empty() {
@@ -29,7 +32,9 @@ fn type_name(shape: &Shape) -> Option<&'static str> {
 
 struct Builder {
     defs: Map<String, Value>,
-    root: Option<&'static str>,
+    /// The root's name, if it is a derived type.
+    root: Option<String>,
+    names: TypeNames,
 }
 
 impl Builder {
@@ -38,16 +43,18 @@ impl Builder {
         let Shape::Named { name, shape } = shape else {
             return self.body(shape);
         };
-        if Some(*name) == self.root {
+        let body = shape();
+        let key = self.names.name(name, &body);
+        if self.root.as_ref() == Some(&key) {
             return json!({ "$ref": "#" }); // the root refers to itself
         }
-        if !self.defs.contains_key(*name) {
+        if !self.defs.contains_key(&key) {
             // A placeholder first, so a recursive type finds itself defined.
-            self.defs.insert((*name).to_owned(), Value::Null);
-            let body = self.body(&shape());
-            self.defs.insert((*name).to_owned(), body);
+            self.defs.insert(key.clone(), Value::Null);
+            let body = self.body(&body);
+            self.defs.insert(key.clone(), body);
         }
-        json!({ "$ref": format!("#/$defs/{name}") })
+        json!({ "$ref": format!("#/$defs/{key}") })
     }
 
     fn body(&mut self, shape: &Shape) -> Value {
@@ -206,8 +213,17 @@ fn nullable(schema: Value) -> Value {
     }
 }
 
+/// The schema with a description; a `$ref` takes none beside it in OpenAI's
+/// strict mode ("$ref cannot have keywords"), so it is described as the one
+/// branch of an `anyOf`.
 fn with_description(mut schema: Value, doc: &str) -> Value {
-    if let (false, Some(o)) = (doc.is_empty(), schema.as_object_mut()) {
+    if doc.is_empty() {
+        return schema;
+    }
+    if schema.get("$ref").is_some() {
+        schema = json!({ "anyOf": [schema] });
+    }
+    if let Some(o) = schema.as_object_mut() {
         o.insert("description".into(), Value::String(doc.to_owned()));
     }
     schema
@@ -298,6 +314,11 @@ impl Checker {
         {
             self.out.push(format!(
                 "{at}: a schema must name its type; free-form values (`{{}}`) are not allowed"
+            ));
+        }
+        if o.contains_key("$ref") && o.len() > 1 {
+            self.out.push(format!(
+                "{at}: a `$ref` cannot have other keywords beside it; put it in an `anyOf` of one branch"
             ));
         }
         if let Some(e) = o.get("enum").and_then(Value::as_array) {

@@ -52,7 +52,7 @@ impl Tool {
         let (parameters, wrapped) = if is_object {
             (schema, false)
         } else {
-            (wrap(schema), true)
+            (wrap(schema, name), true)
         };
         Tool {
             name: name.to_owned(),
@@ -151,9 +151,29 @@ pub(crate) fn tool_name(name: &str) -> String {
 }
 
 /// `{"type": "object", "properties": {"value": schema}, ...}`, the schema's
-/// `$defs` moved to the new root so its references still resolve.
-fn wrap(mut schema: Value) -> Value {
-    let defs = schema.as_object_mut().and_then(|o| o.remove("$defs"));
+/// `$defs` moved to the new root so its references still resolve. A type that
+/// refers to itself (`"$ref": "#"`) moves into `$defs` under its name, since
+/// `#` is now the wrapper.
+fn wrap(mut schema: Value, name: &str) -> Value {
+    let mut defs = schema.as_object_mut().and_then(|o| o.remove("$defs"));
+    let own = format!("#/$defs/{name}");
+    let recursive = refers_to_root(&schema)
+        || defs
+            .as_ref()
+            .and_then(Value::as_object)
+            .is_some_and(|d| d.values().any(refers_to_root));
+    if recursive {
+        let mut all = match defs.take() {
+            Some(Value::Object(d)) => d,
+            _ => Map::new(),
+        };
+        all.insert(name.to_owned(), schema);
+        for def in all.values_mut() {
+            repoint_root(def, &own);
+        }
+        defs = Some(Value::Object(all));
+        schema = json!({ "$ref": own });
+    }
     let mut root = Map::new();
     root.insert("type".into(), json!("object"));
     root.insert("properties".into(), json!({ "value": schema }));
@@ -163,4 +183,27 @@ fn wrap(mut schema: Value) -> Value {
         root.insert("$defs".into(), defs);
     }
     Value::Object(root)
+}
+
+/// Whether a schema holds a `"$ref": "#"`.
+fn refers_to_root(schema: &Value) -> bool {
+    match schema {
+        Value::Object(o) => o.get("$ref") == Some(&json!("#")) || o.values().any(refers_to_root),
+        Value::Array(a) => a.iter().any(refers_to_root),
+        _ => false,
+    }
+}
+
+/// Every `"$ref": "#"` in a schema pointed at `to` instead.
+fn repoint_root(schema: &mut Value, to: &str) {
+    match schema {
+        Value::Object(o) => {
+            if o.get("$ref") == Some(&json!("#")) {
+                o.insert("$ref".into(), json!(to));
+            }
+            o.values_mut().for_each(|v| repoint_root(v, to));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|v| repoint_root(v, to)),
+        _ => {}
+    }
 }

@@ -1,0 +1,6 @@
+use toon_core::Toon;
+
+#[derive(Toon)]
+struct Tree(Vec<Tree>);
+
+fn main() {}
