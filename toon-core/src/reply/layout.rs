@@ -191,6 +191,15 @@ pub(crate) fn count_placeholders(
         let Some(close) = head[open..].find(']').map(|c| open + c) else {
             continue;
         };
+        // A header's bracket follows a key (no delimiter before it) and is
+        // followed by its field list, its colon or nothing: `read a[n] first`
+        // in a row is text, and stays as written.
+        let rest = &head[close + 1..];
+        if head[..open].contains([',', '|', '\t'])
+            || !(rest.is_empty() || rest.starts_with(['{', ':']))
+        {
+            continue;
+        }
         let inside = &head[open + 1..close];
         let (word, delim) = match inside.strip_suffix(['|', '\t']) {
             Some(w) => (w, &inside[w.len()..]),

@@ -217,6 +217,11 @@ impl Findings {
 }
 
 /// The reply decoder, with an optional guide.
+/// Blank lines and comment lines only: nothing a document could hold.
+fn says_nothing<'l>(mut lines: impl Iterator<Item = &'l str>) -> bool {
+    lines.all(|l| is_blank(l) || l.trim_start_matches(' ').starts_with('#'))
+}
+
 pub(crate) fn decode_reply_guided<'c>(
     completion: &'c str,
     buf: &'c mut String,
@@ -230,10 +235,7 @@ pub(crate) fn decode_reply_guided<'c>(
         max_depth: options.max_depth,
         ..DecodeOptions::default()
     };
-    if completion
-        .lines()
-        .all(|l| is_blank(l) || l.trim_start_matches(' ').starts_with('#'))
-    {
+    if says_nothing(completion.lines()) {
         // Blank, or only comment lines: the model said nothing (the spec decoder
         // would read `{}`, which is "found nothing").
         return Err(ParseError::empty());
@@ -255,7 +257,9 @@ pub(crate) fn decode_reply_guided<'c>(
     }
     let mut repairs = Vec::new();
     let mut lines = strip::strip(completion, &mut repairs, guide)?;
-    if lines.iter().all(|l| is_blank(l)) {
+    // What is left once the wrappers are gone: a fence or reasoning around
+    // nothing but comments is a model that said nothing, too.
+    if says_nothing(lines.iter().map(|l| &**l)) {
         return Err(ParseError::empty());
     }
     let value = if json::looks_like_json(&lines) {

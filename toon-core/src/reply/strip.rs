@@ -320,6 +320,19 @@ fn strip_trailing_prose(
     if !(set_apart || ends_sentence) || significant.first() == Some(&first) {
         return;
     }
+    // Right under a table's header that expects rows, lines holding its
+    // delimiter are its rows written without their indentation: for the
+    // decoder to read or refuse, never to drop.
+    let under_table = first > 0
+        && match parse_header(trim_spaces(&lines[first - 1]), 8) {
+            HeaderParse::Header(h) if h.fields.is_some() && h.length > 0 => run
+                .iter()
+                .all(|&i| find_unquoted(&lines[i], |c| c == h.delim).is_some()),
+            _ => false,
+        };
+    if under_table {
+        return;
+    }
     repairs.push(Repair::new(
         RepairKind::StrippedProse,
         first + 1,
