@@ -61,6 +61,21 @@ struct Shelf {
     docs: Vec<Doc>,
 }
 
+/// Settings whose every field may be missing: a reply with none of them is
+/// no answer, not the defaults.
+#[derive(Debug, PartialEq, Toon)]
+struct Settings {
+    theme: Option<String>,
+    #[serde(default)]
+    profiles: Vec<Profile>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Profile {
+    name: Option<String>,
+    size: Option<u32>,
+}
+
 /// Decodes into the named type; returns the value's JSON model and the repairs.
 fn decode_as(
     ty: &str,
@@ -83,6 +98,7 @@ fn decode_as(
         "tasks" => run::<Tasks>(reply, options),
         "docs" => run::<Doc>(reply, options),
         "shelf" => run::<Shelf>(reply, options),
+        "settings" => run::<Settings>(reply, options),
         other => panic!("unknown type {other}"),
     }
 }

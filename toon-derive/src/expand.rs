@@ -365,7 +365,7 @@ fn read_fields(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
     });
     quote! {
         let __out = #ctor { #(#reads),* };
-        __cx.ignore_unknown(__fields);
+        __cx.ignore_unknown(__fields)?;
         ::core::result::Result::Ok(__out)
     }
 }

@@ -50,9 +50,11 @@ pub enum RepairKind {
     /// type or from the items that follow; a prompt's placeholder (`[N]`) was
     /// counted; a header naming the first few columns was widened.
     CompletedHeader,
-    /// A key the type does not have was ignored.
+    /// A key the type does not have was ignored (an object with none of the
+    /// type's keys is refused instead).
     IgnoredKey,
-    /// A single value where the type wants a list was read as a list of one.
+    /// A single value where the type wants a list was read as a list of one
+    /// (never an empty object).
     WrappedInList,
     /// JSON: a comma before a closing `}` or `]` was dropped.
     TrailingComma,

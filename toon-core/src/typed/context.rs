@@ -165,7 +165,10 @@ impl Cx {
     #[inline]
     pub fn object<'t>(&self, node: Node<'t>, type_name: &str) -> Result<Fields<'t>, ParseError> {
         match node {
-            Node::Object(map) => Ok(Fields(Source::Map(*map))),
+            Node::Object(map) => {
+                let keys = map.len();
+                Ok(Fields(Source::Map(*map, keys)))
+            }
             Node::Row(row) => Ok(Fields(Source::Row {
                 row,
                 taken: 0,
@@ -182,11 +185,29 @@ impl Cx {
     }
 
     /// Reports the fields left once the type has taken its own: the model wrote
-    /// them, the type has no place for them.
+    /// them, the type has no place for them. An object of which the type took
+    /// nothing at all (`Here are the settings:` read as a key) is not an answer
+    /// in the type's shape, even where every field may be missing: refused.
     #[inline]
-    pub fn ignore_unknown(&mut self, fields: Fields<'_>) {
+    pub fn ignore_unknown(&mut self, fields: Fields<'_>) -> Result<(), ParseError> {
         let keys: Vec<(String, usize)> = match fields.0 {
-            Source::Map(map) => map.into_iter().map(|(k, v)| (k, v.line)).collect(),
+            Source::Map(map, had) if had > 0 && map.len() == had => {
+                let (first, placed) = map.first().expect("a map of `had` > 0 entries");
+                let line = placed.line;
+                let names: Vec<String> = map.keys().take(3).map(|k| format!("`{k}`")).collect();
+                self.enter_key(first.clone(), line);
+                let e = self.error(
+                    ParseErrorKind::MissingField,
+                    format!(
+                        "none of the type's fields is in the reply, only {}{}: an answer must use the keys the prompt shows",
+                        names.join(", "),
+                        if map.len() > 3 { " and more" } else { "" }
+                    ),
+                );
+                self.leave_key();
+                return Err(e);
+            }
+            Source::Map(map, _) => map.into_iter().map(|(k, v)| (k, v.line)).collect(),
             Source::Row { row, taken, .. } => (0..row.cells.len().min(row.fields.len()))
                 .filter(|i| taken & (1 << i) == 0)
                 .map(|i| (row.fields[i].name.clone(), row.line))
@@ -197,6 +218,7 @@ impl Cx {
             self.repair(RepairKind::IgnoredKey, "key the type does not have");
             self.leave_key();
         }
+        Ok(())
     }
 
     /// Takes the field `key` (or, failing that, one of its `aliases`); a
@@ -495,7 +517,8 @@ pub struct Fields<'t>(Source<'t>);
 
 #[derive(Debug)]
 enum Source<'t> {
-    Map(Object<'t>),
+    /// The object's entries not yet taken, and how many it had.
+    Map(Object<'t>, usize),
     /// `taken`: a bit per column already read; `asked`: how many fields the
     /// type has taken so far (see `node::column_of`).
     Row {
@@ -522,7 +545,7 @@ impl<'t> Fields<'t> {
     fn take(&mut self, key: &'static str, memo: &mut Memo) -> Option<Placed<'t>> {
         match &mut self.0 {
             // `shift_remove` keeps the order of what is left, for the report.
-            Source::Map(map) => map.shift_remove(key),
+            Source::Map(map, _) => map.shift_remove(key),
             Source::Row { row, taken, asked } => {
                 let i = Self::column(row, memo, *taken, *asked, key);
                 *asked += 1;
@@ -537,7 +560,7 @@ impl<'t> Fields<'t> {
     fn take_alias(&mut self, aliases: &'static [&'static str]) -> Option<Placed<'t>> {
         let alias = aliases.iter().find(|a| self.has(a))?;
         match &mut self.0 {
-            Source::Map(map) => map.shift_remove(*alias),
+            Source::Map(map, _) => map.shift_remove(*alias),
             Source::Row { row, taken, .. } => {
                 let i = row.fields.iter().position(|f| f.name == *alias)?;
                 *taken |= 1 << i;
@@ -550,7 +573,7 @@ impl<'t> Fields<'t> {
     /// Has a value under exactly this name, not yet taken.
     fn has(&self, name: &str) -> bool {
         match &self.0 {
-            Source::Map(map) => map.contains_key(name),
+            Source::Map(map, _) => map.contains_key(name),
             Source::Row { row, taken, .. } => row
                 .fields
                 .iter()
@@ -562,7 +585,7 @@ impl<'t> Fields<'t> {
     #[inline]
     fn contains(&self, key: &'static str, memo: &mut Memo) -> bool {
         match &self.0 {
-            Source::Map(map) => map.contains_key(key),
+            Source::Map(map, _) => map.contains_key(key),
             Source::Row { row, taken, asked } => {
                 Self::column(row, memo, *taken, *asked, key).is_some()
             }

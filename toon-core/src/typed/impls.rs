@@ -328,7 +328,8 @@ impl<T: Toon> Toon for Vec<T> {
             Node::Table(table) => cx.rows(*table),
             // `audit_trail: Scanned the logs` where a list is wanted: one item.
             Node::Scalar(s) if !matches!(s, Scalar::Null) => cx.lone_item(Node::Scalar(s)),
-            Node::Object(map) => cx.lone_item(Node::Object(map)),
+            // An empty object (`items:` and nothing under it) is no item.
+            Node::Object(map) if !map.is_empty() => cx.lone_item(Node::Object(map)),
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
                 format!("expected a list, found {}", other.describe()),
