@@ -231,3 +231,27 @@ fn the_schema_holds_an_ordinary_string() {
     let x: Sourced = toon_core::from_json_reply(&json.to_string()).unwrap();
     assert_eq!(x.answer, "Two\nlines, \"quoted\".");
 }
+
+/// A reply that is nothing but its prose.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Essay {
+    #[toon(delimited)]
+    body: String,
+}
+
+#[test]
+fn a_struct_of_delimited_fields_alone_reads_its_blocks() {
+    for text in HARD {
+        let x = Essay {
+            body: (*text).into(),
+        };
+        let reply = x.to_toon();
+        assert!(reply.starts_with("<body>\n"), "{reply}");
+        let back = Essay::from_toon_with_report(&reply).unwrap();
+        assert_eq!(back.value, x);
+        assert!(back.repairs.is_empty(), "{:?}", back.repairs);
+    }
+    // No block at all is still a model that said nothing.
+    let e = Essay::from_toon("").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::EmptyCompletion);
+}

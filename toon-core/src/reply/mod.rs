@@ -218,7 +218,7 @@ impl Findings {
 
 /// The reply decoder, with an optional guide.
 /// Blank lines and comment lines only: nothing a document could hold.
-fn says_nothing<'l>(mut lines: impl Iterator<Item = &'l str>) -> bool {
+pub(crate) fn says_nothing<'l>(mut lines: impl Iterator<Item = &'l str>) -> bool {
     lines.all(|l| is_blank(l) || l.trim_start_matches(' ').starts_with('#'))
 }
 

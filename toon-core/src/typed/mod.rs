@@ -22,7 +22,7 @@ pub use stream::{Element, Event, RowSink, StreamRow, ToonEvents, ToonStream};
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
-use crate::reply::{decode_reply_guided, settle, Findings, ReadAhead};
+use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided, ReadAhead};
 use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
@@ -229,14 +229,23 @@ pub(crate) fn read<T: Toon>(
     let mut findings = Findings::default();
     let mut read = || {
         let mut buf = String::new();
-        let mut decoded = decode_reply_guided(
-            completion,
-            &mut buf,
-            Some(&guide),
-            options,
-            &mut findings,
-            ahead.as_ref().map(|a| &a.rows),
-        )?;
+        // A reply of delimited blocks alone (a struct whose fields are all
+        // delimited) said something: its blocks, on no TOON line.
+        let mut decoded = if !prose.is_empty() && says_nothing(completion.lines()) {
+            Guided {
+                value: Node::Object(Box::default()),
+                repairs: Vec::new(),
+            }
+        } else {
+            decode_reply_guided(
+                completion,
+                &mut buf,
+                Some(&guide),
+                options,
+                &mut findings,
+                ahead.as_ref().map(|a| &a.rows),
+            )?
+        };
         delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
