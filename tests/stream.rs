@@ -614,3 +614,52 @@ mod edited_real_replies {
         }
     }
 }
+
+#[derive(Debug, PartialEq, toon_core::Toon)]
+struct Point {
+    x: i8,
+    y: i8,
+}
+
+#[derive(Debug, PartialEq, toon_core::Toon)]
+struct Segment {
+    from: Point,
+    to: Point,
+    label: Option<String>,
+}
+
+#[derive(Debug, PartialEq, toon_core::Toon)]
+struct Segments {
+    segments: Vec<Segment>,
+}
+
+/// Rows under a header of nested field groups (`{from{x,y},...}`), as
+/// `to_toon` writes them, stream as the records the whole reply reads.
+#[test]
+fn rows_of_nested_field_groups_stream_as_their_records() {
+    let x = Segments {
+        segments: vec![
+            Segment {
+                from: Point { x: 0, y: 0 },
+                to: Point { x: 3, y: -4 },
+                label: None,
+            },
+            Segment {
+                from: Point { x: 1, y: 1 },
+                to: Point { x: 2, y: 2 },
+                label: Some("b".into()),
+            },
+        ],
+    };
+    let text = x.to_toon();
+    assert!(
+        text.starts_with("segments[2]{from{x,y},to{x,y},label}:"),
+        "{text}"
+    );
+    for sizes in splittings() {
+        let (events, finished) = stream::<Segments>(&text, &sizes);
+        let rows: Vec<Segment> = events.iter().map(|e| e.decode().unwrap()).collect();
+        assert_eq!(rows, x.segments, "{sizes:?}");
+        assert_eq!(finished.unwrap().value, x);
+    }
+}

@@ -9,7 +9,7 @@ use super::super::row::one_pass;
 use super::super::{Cx, RowCells, Rows, Toon};
 use crate::header::Field;
 use crate::lex::read_cells;
-use crate::node::{fill, is_flat, Memo, Node, Row, Scalar};
+use crate::node::{fill, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, Repair};
 
 /// A value the stream has decided.
@@ -98,15 +98,14 @@ enum Body {
     Value(Value),
 }
 
-/// A table's columns, shared by the rows streamed under its header.
+/// A table's columns, shared by the rows streamed under its header: flat
+/// (`node::is_flat`), since a row is read cell by cell by field position.
 #[derive(Debug)]
 pub(crate) struct Columns {
     pub fields: Vec<Field>,
     pub delim: char,
     /// The cells a row of this table has.
     pub width: usize,
-    /// Whether a row is lent to a type cell by cell (see `Table::is_flat`).
-    pub flat: bool,
     /// Where a type found its fields among the columns, kept from row to row
     /// as the whole reply keeps it (see `node::Memo`).
     memo: Mutex<Memo>,
@@ -116,7 +115,6 @@ impl Columns {
     pub(crate) fn new(fields: Vec<Field>, delim: char) -> Self {
         Columns {
             width: Field::leaf_count(&fields),
-            flat: is_flat(&fields),
             fields,
             delim,
             memo: Mutex::new(Memo::new()),
@@ -255,10 +253,10 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     /// the same cells.
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
         let read = match (self.clean.take(), &self.element.body) {
-            (Some(clean), Body::Row { columns, .. }) => {
+            (Some(clean), Body::Row { .. }) => {
                 if one_pass() {
                     let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
-                    match self.sink.as_deref_mut().filter(|_| columns.flat) {
+                    match self.sink.as_deref_mut() {
                         Some(sink) => {
                             if let Some(value) = E::__from_row(&mut cells) {
                                 sink.push(value);

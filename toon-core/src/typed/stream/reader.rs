@@ -282,8 +282,13 @@ impl Reader {
                 // A root array (a keyless header) streams as the array of key "".
                 let key = h.key.clone().unwrap_or_default();
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
+                    // Rows are read cell by cell under flat headers only; a
+                    // row of nested field groups (`{from{x,y},label}`) or of
+                    // more than 64 columns is read with its header as a document.
                     let columns = match (h.fields, h.duplicate_field) {
-                        (Some(fields), None) => Some(Arc::new(Columns::new(fields, h.delim))),
+                        (Some(fields), None) if crate::node::is_flat(&fields) => {
+                            Some(Arc::new(Columns::new(fields, h.delim)))
+                        }
                         _ => None,
                     };
                     self.block = Block::Table {
