@@ -361,12 +361,12 @@ pub(crate) fn starts_document(line: &str) -> bool {
     let Some(colon) = find_unquoted(content, |c| c == ':') else {
         return false;
     };
+    // A key is one word, in any script (`größe: 5` as much as `size: 5`);
+    // prose before a colon has spaces.
     let key = trim_spaces(&content[..colon]);
     let mut chars = key.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 #[cfg(test)]
