@@ -284,10 +284,13 @@ pub(crate) fn unquoted_token(token: &str) -> Scalar<'_> {
 
 /// Decodes a token that matches §4's number grammar, or `None` if it does not.
 ///
-/// Integers that fit `i64`/`u64` are exact; other numbers are the nearest `f64`,
-/// with integral values folded to integers so `1.0`, `1e3` and `-0` compare as
-/// the integers they are. A token whose magnitude overflows or underflows `f64`
-/// stays a string, losslessly (the documented out-of-range policy).
+/// Integers written as plain digits that fit `i64`/`u64` are exact integers
+/// (so an integer is only ever the canonical spelling of its token); every
+/// other number (`1.0`, `1e3`, `-0`) is the nearest `f64`, which a reader of
+/// the JSON model folds to the integer it is ([`folded`]) while a text field
+/// can tell it was not written as one. A token whose magnitude overflows or
+/// underflows `f64` stays a string, losslessly (the documented out-of-range
+/// policy).
 pub(crate) fn parse_number(token: &str) -> Option<Number> {
     if let Some(i) = small_integer(token) {
         return Some(i.into());
@@ -296,7 +299,7 @@ pub(crate) fn parse_number(token: &str) -> Option<Number> {
     if shape.leading_zero {
         return None;
     }
-    if !shape.fraction && !shape.exponent {
+    if !shape.fraction && !shape.exponent && token != "-0" {
         if let Ok(i) = token.parse::<i64>() {
             return Some(i.into());
         }
@@ -313,9 +316,31 @@ pub(crate) fn parse_number(token: &str) -> Option<Number> {
         if mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
             return None; // underflow: keep the text rather than invent a zero
         }
-        return Some(0.into());
     }
-    float_number(f)
+    Number::from_f64(f)
+}
+
+/// A number of the JSON model: an integral float (`1.0`, `1e3`, `-0`) folded to
+/// the integer it is, as §4 compares them.
+pub(crate) fn folded(n: Number) -> Number {
+    match n.as_f64() {
+        Some(f) if n.is_f64() => float_number(f).unwrap_or(n),
+        _ => n,
+    }
+}
+
+/// A whole number's value, written as an integer or as an integral float
+/// (`3.0` is 3); `None` for a fraction or a float beyond `i64`.
+pub(crate) fn whole(n: &Number) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = n.as_f64()?;
+    #[allow(clippy::cast_possible_truncation)]
+    (f.fract() == 0.0 && f.abs() < 9.2e18).then(|| f as i128)
 }
 
 /// The common number of a reply, an integer of at most 18 digits with no
@@ -328,7 +353,12 @@ fn small_integer(token: &str) -> Option<i64> {
         b'-' => (true, &b[1..]),
         _ => (false, b),
     };
-    if digits.is_empty() || digits.len() > 18 || (digits.len() > 1 && digits[0] == b'0') {
+    // `-0` is the float negative zero, not the integer 0 it folds to.
+    if digits.is_empty()
+        || digits.len() > 18
+        || (digits.len() > 1 && digits[0] == b'0')
+        || (negative && digits == b"0")
+    {
         return None;
     }
     let mut v: i64 = 0;
@@ -508,8 +538,9 @@ mod tests {
             "+1",
             "1_0",
         ] {
+            // `-0` is a float (negative zero) both ways.
             let long_way = number_shape(token, false)
-                .filter(|s| !s.leading_zero && !s.fraction && !s.exponent)
+                .filter(|s| !s.leading_zero && !s.fraction && !s.exponent && token != "-0")
                 .and_then(|_| token.parse::<i64>().ok());
             let fast = small_integer(token);
             if let Some(i) = fast {
@@ -607,7 +638,7 @@ impl From<Scalar<'_>> for Value {
         match scalar.classified() {
             Scalar::Null => Value::Null,
             Scalar::Bool(b) => Value::Bool(b),
-            Scalar::Number(n) => Value::Number(n),
+            Scalar::Number(n) => Value::Number(folded(n)),
             Scalar::Text(s) => Value::String(s.to_owned()),
             Scalar::String(s) => Value::String(s),
             Scalar::Token(_) => unreachable!("a classified scalar is no token"),

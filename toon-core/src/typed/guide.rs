@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use super::context::loose_variant;
 use crate::encode::quote;
 use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, offset_in, parse_number, split_unquoted, trim_spaces};
+use crate::lex::{find_unquoted, offset_in, parse_number, split_unquoted, trim_spaces, whole};
 use crate::reply::layout::{add_header_colon, indent_of, significant};
 use crate::reply::Guide;
 use crate::reply::{Repair, RepairKind};
@@ -442,7 +442,7 @@ fn cell_fits(cell: &str, shape: &Shape) -> bool {
     match shape {
         Shape::String => true,
         Shape::Bool => matches!(unquoted, "true" | "false"),
-        Shape::Integer { .. } => parse_number(unquoted).is_some_and(|n| n.is_i64() || n.is_u64()),
+        Shape::Integer { .. } => parse_number(unquoted).is_some_and(|n| whole(&n).is_some()),
         Shape::Float => parse_number(unquoted).is_some(),
         Shape::Enum(e) => loose_variant(e.variants.iter().map(|v| v.0), unquoted).is_some(),
         Shape::Option(inner) => cell == "null" || cell_fits(cell, &inner.resolve()),

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Number, Value};
 
 use super::{Cx, StreamRow, Toon};
-use crate::lex::{parse_number, unquoted_token};
+use crate::lex::{parse_number, unquoted_token, whole};
 use crate::node::{Node, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, RepairKind};
 use crate::shape::Shape;
@@ -46,7 +46,9 @@ impl Toon for String {
         match node {
             Node::Scalar(Scalar::Text(s)) => Ok(s.to_owned()),
             Node::Scalar(Scalar::String(s)) => Ok(s),
-            // `rule_id: 12` for a text field: the digits are the text the model meant.
+            // `rule_id: 12` for a text field: the digits are the text the model
+            // meant. Only plain digits are read as integers, so the text is the
+            // model's own; `1.0` or `1e3` would be spelled otherwise, and is refused.
             Node::Scalar(Scalar::Number(n)) if n.is_i64() || n.is_u64() => {
                 cx.repair(
                     RepairKind::UnquotedScalar,
@@ -54,6 +56,10 @@ impl Toon for String {
                 );
                 Ok(n.to_string())
             }
+            Node::Scalar(Scalar::Number(n)) => Err(cx.error(
+                ParseErrorKind::InvalidValue,
+                format!("expected text, found the number {n}, not written as plain digits, so its text is not known; text that reads as a number must be quoted"),
+            )),
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
                 format!("expected text, found {}", other.describe()),
@@ -134,8 +140,7 @@ macro_rules! integers {
             #[inline]
             fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
                 let Scalar::Number(n) = cell else { return None };
-                let wide = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))?;
-                <$t>::try_from(wide).ok()
+                <$t>::try_from(whole(n)?).ok()
             }
             /// Plain digits (at most 18, no leading zero) are the integer they
             /// spell, as §4 reads them; any other token is told apart.
@@ -154,9 +159,7 @@ macro_rules! integers {
             #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
                 let n = number_of(&node, cx);
-                let wide = n.as_ref().and_then(|n| {
-                    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
-                });
+                let wide = n.as_ref().and_then(whole);
                 match wide {
                     Some(w) => <$t>::try_from(w).map_err(|_| cx.error(
                         ParseErrorKind::InvalidValue,
