@@ -340,7 +340,7 @@ pub(crate) fn whole(n: &Number) -> Option<i128> {
     }
     let f = n.as_f64()?;
     #[allow(clippy::cast_possible_truncation)]
-    (f.fract() == 0.0 && f.abs() < 9.2e18).then(|| f as i128)
+    (f.fract() == 0.0 && f.abs() < 9.2e18).then_some(f as i128)
 }
 
 /// The common number of a reply, an integer of at most 18 digits with no
