@@ -150,19 +150,27 @@ fn tree() -> impl Strategy<Value = Tree> {
     })
 }
 
-fn note() -> impl Strategy<Value = Note> {
+/// A free-form value two levels deep: a primitive, an array of primitives or
+/// of objects, an object.
+fn free_form(min_items: usize) -> impl Strategy<Value = Value> {
     let primitive = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i32>().prop_map(Value::from),
         text().prop_map(Value::String),
     ];
-    let value = prop_oneof![
+    let object = prop::collection::btree_map("[a-z]{1,4}", primitive.clone(), 1..4)
+        .prop_map(|m| Value::Object(m.into_iter().collect()));
+    prop_oneof![
         primitive.clone(),
-        prop::collection::vec(primitive.clone(), 0..4).prop_map(Value::Array),
-        prop::collection::btree_map("[a-z]{1,4}", primitive, 1..4)
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-    ];
+        prop::collection::vec(primitive, min_items..4).prop_map(Value::Array),
+        prop::collection::vec(object.clone(), 1..3).prop_map(Value::Array),
+        object,
+    ]
+}
+
+fn note() -> impl Strategy<Value = Note> {
+    let value = free_form(0);
     (text(), value).prop_map(|(title, extra)| Note { title, extra })
 }
 
@@ -201,6 +209,7 @@ thread_local! {
     static TREE: [Checker; 2] = Checker::both::<Tree>();
     static NOTE: [Checker; 2] = Checker::both::<Note>();
     static MEASURE: [Checker; 2] = Checker::both::<Measure>();
+    static ROOT_VALUE: [Checker; 2] = Checker::both::<Value>();
 }
 
 proptest! {
@@ -242,6 +251,15 @@ proptest! {
     #[test]
     fn free_form_values_are_admitted(x in note()) {
         NOTE.with(|g| admitted(g, &x))?;
+    }
+
+    // Arrays and objects: a root primitive of free text may read as a wrapper
+    // (a fence, a reasoning tag), which the reply decoder strips.
+    #[test]
+    fn free_form_roots_are_admitted(
+        x in free_form(1).prop_filter("an array or object", |v| v.is_array() || v.is_object())
+    ) {
+        ROOT_VALUE.with(|g| admitted(g, &x))?;
     }
 }
 

@@ -72,6 +72,17 @@ fn a_cell_of_backticks_is_data_not_a_fence() {
         },
     ];
     assert_eq!(Vec::<Row>::from_toon(&x.to_toon()).unwrap(), x);
+    // One such row, the last line: not a closing fence. Two: not a fenced block.
+    for n in [1, 2] {
+        let x: Vec<Row> = (0..n)
+            .map(|_| Row {
+                category: "```".into(),
+            })
+            .collect();
+        let back = Vec::<Row>::from_toon_with_report(&x.to_toon()).unwrap();
+        assert_eq!(back.value, x, "{}", x.to_toon());
+        assert!(back.repairs.is_empty(), "{:?}", back.repairs);
+    }
 }
 
 #[test]

@@ -200,8 +200,10 @@ impl Builder {
             }
             Shape::Option(inner) => alt([lit("null"), self.document(&inner)]),
             Shape::Any => {
-                let prim = self.any_primitive();
-                alt([prim, self.any_entries(0, ANY_DEPTH)])
+                let mut ways = vec![self.any_primitive(), self.any_entries(0, ANY_DEPTH)];
+                // A root array, as a keyless header (§5).
+                ways.extend(self.any_arrays(0, ANY_DEPTH));
+                alt(ways)
             }
             other => self.primitive(&other, Bounds::default()),
         }
@@ -741,24 +743,56 @@ impl Builder {
     fn any_after_key(&mut self, depth: usize, levels: usize) -> Expr {
         self.rule(format!("any-value-d{depth}-l{levels}"), |b| {
             let prim = b.any_primitive();
-            let mut ways = vec![seq([lit(": "), prim.clone()]), lit(":"), lit(": []")];
-            ways.extend(counted(1..=ANY_ITEMS, |n| {
-                seq([
-                    lit(format!("[{n}]: ")),
-                    prim.clone(),
-                    repeat(seq([lit(","), prim.clone()]), n - 1, Some(n - 1)),
-                ])
-            }));
+            let mut ways = vec![seq([lit(": "), prim]), lit(":"), lit(": []")];
             if levels > 0 {
                 let entries = b.any_entries(depth + 1, levels - 1);
                 ways.push(seq([lit(":"), newline(depth + 1), entries]));
-                let item = b.any_item(depth + 1, levels - 1);
-                ways.extend(counted(1..=ANY_ITEMS, |n| {
-                    seq([lit(format!("[{n}]:")), repeat(item.clone(), n, Some(n))])
-                }));
             }
+            ways.extend(b.any_arrays(depth, levels));
             alt(ways)
         })
+    }
+
+    /// A free-form non-empty array from its bracket on, its items at
+    /// `depth + 1`: inline primitives, or (with `levels` left) list items.
+    fn any_arrays(&mut self, depth: usize, levels: usize) -> Vec<Expr> {
+        let prim = self.any_primitive();
+        let mut ways = counted(1..=ANY_ITEMS, |n| {
+            seq([
+                lit(format!("[{n}]: ")),
+                prim.clone(),
+                repeat(seq([lit(","), prim.clone()]), n - 1, Some(n - 1)),
+            ])
+        });
+        if levels > 0 {
+            let item = self.any_item(depth + 1, levels - 1);
+            ways.extend(counted(1..=ANY_ITEMS, |n| {
+                seq([lit(format!("[{n}]:")), repeat(item.clone(), n, Some(n))])
+            }));
+            // Objects with the same keys and primitive values: the table the
+            // encoder writes for them (§9.3), each row as wide as the header.
+            let key = self.free_key();
+            for width in 1..=ANY_ITEMS {
+                let fields = seq([
+                    lit("{"),
+                    key.clone(),
+                    repeat(seq([lit(","), key.clone()]), width - 1, Some(width - 1)),
+                    lit("}:"),
+                ]);
+                let row = seq([
+                    prim.clone(),
+                    repeat(seq([lit(","), prim.clone()]), width - 1, Some(width - 1)),
+                ]);
+                ways.extend(counted(1..=ANY_ITEMS, |n| {
+                    seq([
+                        lit(format!("[{n}]")),
+                        fields.clone(),
+                        repeat(seq([newline(depth + 1), row.clone()]), n, Some(n)),
+                    ])
+                }));
+            }
+        }
+        ways
     }
 
     fn any_entries(&mut self, depth: usize, levels: usize) -> Expr {

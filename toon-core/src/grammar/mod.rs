@@ -71,7 +71,8 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   of at most [`FRACTION_DIGITS`] digits after the point (no exponent form),
 ///   within a field's `range` where it has whole bounds; enum values as their names;
 /// - a free-form `serde_json::Value` as any primitive, object or array down to
-///   two levels (written in list form where the encoder could write a table);
+///   two levels (objects of one set of keys and primitive values also as a
+///   table; a root array as a keyless header);
 /// - a type nested in itself is unrolled three levels deep; below that its lists
 ///   are empty, its optional fields `null`, and a tagged enum has only the
 ///   variants that need no deeper value.

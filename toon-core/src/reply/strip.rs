@@ -4,7 +4,7 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use crate::reply::layout::{is_blank, may_end_with, may_start_with};
+use crate::reply::layout::{indent_of, is_blank, may_end_with, may_start_with};
 use std::borrow::Cow;
 
 use super::{Guide, ParseError, Repair, RepairKind};
@@ -205,13 +205,11 @@ pub(crate) fn is_fence(line: &str) -> bool {
 /// Keeps only the first fenced block, if there is one: its fences and the prose
 /// around it are blanked. A block whose closing fence never came runs to the end.
 fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
-    let Some(open) = lines.iter().position(|l| is_fence(l)) else {
+    let fence = |i: usize| is_fence(&lines[i]) && !in_table(lines, i);
+    let Some(open) = (0..lines.len()).find(|&i| fence(i)) else {
         return false;
     };
-    let close = lines[open + 1..]
-        .iter()
-        .position(|l| is_fence(l))
-        .map(|c| open + 1 + c);
+    let close = (open + 1..lines.len()).find(|&i| fence(i));
     let Some(close) = close else {
         // A lone fence is stripped only where its role is plain: first (an opening
         // that never closed) or last (a closing whose opening was left out). One in
@@ -249,6 +247,28 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
         "after the fenced block",
     );
     true
+}
+
+/// Is line `i` a row of a table: indented, under a table header with only
+/// rows at its indentation in between? A cell of backticks is data there.
+fn in_table(lines: &[Cow<'_, str>], i: usize) -> bool {
+    let depth = indent_of(&lines[i]);
+    if depth == 0 {
+        return false;
+    }
+    for line in lines[..i].iter().rev().filter(|l| !is_blank(l)) {
+        match indent_of(line) {
+            d if d == depth => continue,
+            d if d < depth => {
+                return matches!(
+                    parse_header(trim_spaces(line), 8),
+                    HeaderParse::Header(h) if h.fields.is_some()
+                )
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn blank_prose(lines: &mut [Cow<'_, str>], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
