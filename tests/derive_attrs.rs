@@ -319,3 +319,134 @@ fn doc_comments_in_every_form_reach_prompt_and_schema() {
         "{declarations}"
     );
 }
+
+macro_rules! every_case {
+    ($($field_ty:ident, $variant_ty:ident => $rule:literal;)*) => {$(
+        /// Field names as Rust writes them, and one that is not snake case.
+        #[derive(Debug, Default, PartialEq, Serialize, Deserialize, Toon, OutputSchema)]
+        #[serde(rename_all = $rule)]
+        #[allow(non_snake_case)]
+        struct $field_ty {
+            user_id: u8,
+            userID: u8,
+            plain: u8,
+        }
+
+        #[derive(Debug, Default, PartialEq, Serialize, Deserialize, Toon, OutputSchema)]
+        #[serde(rename_all = $rule)]
+        #[allow(clippy::upper_case_acronyms)]
+        enum $variant_ty {
+            #[default]
+            NotFound,
+            HTTPError,
+            A,
+        }
+    )*};
+}
+
+every_case! {
+    FieldsLower, VariantsLower => "lowercase";
+    FieldsUpper, VariantsUpper => "UPPERCASE";
+    FieldsPascal, VariantsPascal => "PascalCase";
+    FieldsCamel, VariantsCamel => "camelCase";
+    FieldsSnake, VariantsSnake => "snake_case";
+    FieldsScreamingSnake, VariantsScreamingSnake => "SCREAMING_SNAKE_CASE";
+    FieldsKebab, VariantsKebab => "kebab-case";
+    FieldsScreamingKebab, VariantsScreamingKebab => "SCREAMING-KEBAB-CASE";
+}
+
+/// serde's wire names of a struct's fields, in order.
+fn serde_keys<T: Serialize + Default>() -> Vec<String> {
+    match serde_json::to_value(T::default()).unwrap() {
+        Value::Object(m) => m.keys().cloned().collect(),
+        other => panic!("{other}"),
+    }
+}
+
+/// Every `rename_all` rule names fields and variants as serde names them
+/// (`user_id` stays `user_id` under lowercase; `userID` keeps its case).
+#[test]
+fn rename_all_names_fields_and_variants_as_serde_does() {
+    fn check<F, V>(rule: &str, variants: [V; 3])
+    where
+        F: Serialize + DeserializeOwned + Default + Toon + OutputSchema + PartialEq + Debug,
+        V: Serialize + OutputSchema,
+    {
+        let keys = serde_keys::<F>();
+        let ours: Vec<String> = F::json_schema()["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ours, keys, "fields under {rule}");
+        same_reading::<F>(serde_json::to_value(F::default()).unwrap());
+        let names: Vec<Value> = variants
+            .iter()
+            .map(|v| serde_json::to_value(v).unwrap())
+            .collect();
+        assert_eq!(
+            V::json_schema()["enum"],
+            json!(names),
+            "variants under {rule}"
+        );
+    }
+    use VariantsCamel as C;
+    check::<FieldsLower, _>(
+        "lowercase",
+        [
+            VariantsLower::NotFound,
+            VariantsLower::HTTPError,
+            VariantsLower::A,
+        ],
+    );
+    check::<FieldsUpper, _>(
+        "UPPERCASE",
+        [
+            VariantsUpper::NotFound,
+            VariantsUpper::HTTPError,
+            VariantsUpper::A,
+        ],
+    );
+    check::<FieldsPascal, _>(
+        "PascalCase",
+        [
+            VariantsPascal::NotFound,
+            VariantsPascal::HTTPError,
+            VariantsPascal::A,
+        ],
+    );
+    check::<FieldsCamel, _>("camelCase", [C::NotFound, C::HTTPError, C::A]);
+    check::<FieldsSnake, _>(
+        "snake_case",
+        [
+            VariantsSnake::NotFound,
+            VariantsSnake::HTTPError,
+            VariantsSnake::A,
+        ],
+    );
+    check::<FieldsScreamingSnake, _>(
+        "SCREAMING_SNAKE_CASE",
+        [
+            VariantsScreamingSnake::NotFound,
+            VariantsScreamingSnake::HTTPError,
+            VariantsScreamingSnake::A,
+        ],
+    );
+    check::<FieldsKebab, _>(
+        "kebab-case",
+        [
+            VariantsKebab::NotFound,
+            VariantsKebab::HTTPError,
+            VariantsKebab::A,
+        ],
+    );
+    check::<FieldsScreamingKebab, _>(
+        "SCREAMING-KEBAB-CASE",
+        [
+            VariantsScreamingKebab::NotFound,
+            VariantsScreamingKebab::HTTPError,
+            VariantsScreamingKebab::A,
+        ],
+    );
+}

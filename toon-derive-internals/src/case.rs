@@ -41,41 +41,72 @@ impl RenameRule {
         )
     }
 
-    /// Applies the convention to a field (snake_case) or variant (PascalCase) name.
+    /// Applies the convention to a field (snake_case) or variant (PascalCase)
+    /// name, exactly as serde does, so both read the same wire names: a field
+    /// keeps its underscores and case where the rule asks for neither
+    /// (`user_id` stays `user_id` in lowercase, becomes `USER_ID` in UPPERCASE).
     pub fn apply(self, name: &str, is_variant: bool) -> String {
-        let words: Vec<String> = if is_variant {
-            let mut words = Vec::new();
-            let mut cur = String::new();
-            for c in name.chars() {
-                if c.is_uppercase() && !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
-                }
-                cur.push(c);
-            }
-            words.push(cur);
-            words.into_iter().map(|w| w.to_lowercase()).collect()
+        if is_variant {
+            self.to_variant(name)
         } else {
-            name.split('_').map(str::to_lowercase).collect()
-        };
-        let cap = |w: &String| {
-            let mut c = w.chars();
-            c.next().map_or(String::new(), |f| {
-                f.to_uppercase().collect::<String>() + c.as_str()
-            })
+            self.to_field(name)
+        }
+    }
+
+    fn to_field(self, field: &str) -> String {
+        match self {
+            RenameRule::Lower | RenameRule::Snake => field.to_owned(),
+            RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
+            RenameRule::Pascal => {
+                let mut out = String::with_capacity(field.len());
+                let mut up = true;
+                for c in field.chars() {
+                    if c == '_' {
+                        up = true;
+                    } else if up {
+                        out.push(c.to_ascii_uppercase());
+                        up = false;
+                    } else {
+                        out.push(c);
+                    }
+                }
+                out
+            }
+            RenameRule::Camel => lower_first(&RenameRule::Pascal.to_field(field)),
+            RenameRule::Kebab => field.replace('_', "-"),
+            RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
+        }
+    }
+
+    fn to_variant(self, variant: &str) -> String {
+        let snake = || {
+            let mut out = String::with_capacity(variant.len() + 4);
+            for (i, c) in variant.char_indices() {
+                if i > 0 && c.is_uppercase() {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            out
         };
         match self {
-            RenameRule::Lower => words.concat(),
-            RenameRule::Upper => words.concat().to_uppercase(),
-            RenameRule::Pascal => words.iter().map(cap).collect(),
-            RenameRule::Camel => words
-                .iter()
-                .enumerate()
-                .map(|(i, w)| if i == 0 { w.clone() } else { cap(w) })
-                .collect(),
-            RenameRule::Snake => words.join("_"),
-            RenameRule::ScreamingSnake => words.join("_").to_uppercase(),
-            RenameRule::Kebab => words.join("-"),
-            RenameRule::ScreamingKebab => words.join("-").to_uppercase(),
+            RenameRule::Pascal => variant.to_owned(),
+            RenameRule::Lower => variant.to_ascii_lowercase(),
+            RenameRule::Upper => variant.to_ascii_uppercase(),
+            RenameRule::Camel => lower_first(variant),
+            RenameRule::Snake => snake(),
+            RenameRule::ScreamingSnake => snake().to_ascii_uppercase(),
+            RenameRule::Kebab => snake().replace('_', "-"),
+            RenameRule::ScreamingKebab => snake().to_ascii_uppercase().replace('_', "-"),
         }
+    }
+}
+
+/// The name with its first character in ASCII lower case.
+fn lower_first(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+        None => String::new(),
     }
 }
