@@ -101,3 +101,38 @@ fn json_floats_keep_every_digit() {
         [f]
     );
 }
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Message {
+    text: String,
+    n: u32,
+}
+
+#[test]
+fn a_cell_that_looks_like_a_tag_is_data_in_a_table() {
+    // `to_toon` leaves `<` unquoted; the reply stripper took these cells for
+    // tool-call or reasoning tags and cut them.
+    for text in ["<tool_call>x", "x</tool_call>", "</think>x", "<think>x"] {
+        let x = vec![
+            Message {
+                text: "first".into(),
+                n: 1,
+            },
+            Message {
+                text: text.into(),
+                n: 2,
+            },
+        ];
+        let reply = x.to_toon();
+        let back = Vec::<Message>::from_toon_with_report(&reply).unwrap();
+        assert_eq!(back.value, x, "{reply}");
+        assert!(back.repairs.is_empty(), "{:?}", back.repairs);
+        // The stream's events and its final value agree with it.
+        let mut s = toon_core::ToonStream::<Vec<Message>>::new();
+        let mut events = s.push(&reply);
+        events.extend(s.end());
+        let rows: Vec<Message> = events.iter().map(|e| e.decode().unwrap()).collect();
+        assert_eq!(rows, x, "{reply}");
+        assert_eq!(s.finish().unwrap().value, x);
+    }
+}

@@ -117,9 +117,12 @@ fn strip_reasoning(
     let opens = lines[first].trim_start().starts_with(THINK_OPEN);
     // Reasoning that began in the prompt's template shows only its closing tag.
     let closes_only = !opens
-        && lines
-            .iter()
-            .any(|l| may_start_with(l, b'<') && l.trim_start().starts_with(THINK_CLOSE));
+        && (0..lines.len()).any(|i| {
+            let l = &lines[i];
+            may_start_with(l, b'<')
+                && l.trim_start().starts_with(THINK_CLOSE)
+                && !in_table(lines, i)
+        });
     if !opens && !closes_only {
         return Ok(());
     }
@@ -172,16 +175,46 @@ fn strip_reasoning(
 }
 
 fn strip_tool_calls(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
-    for (i, line) in lines.iter_mut().enumerate() {
-        for tag in untag(line) {
-            *line = line.replacen(tag, "", 1).into();
+    let mut open = 0;
+    for i in 0..lines.len() {
+        for tag in wrapper_tags(&lines[i], || in_table(lines, i), &mut open) {
+            lines[i] = lines[i].replacen(tag, "", 1).into();
             repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
         }
     }
 }
 
+/// The tool-call tags that wrap this line, to strip: every one, except on a
+/// row of a table (`row`), where a tag is data unless it closes a wrapper the
+/// reply opened (`  2,Bob</tool_call>`). `open` counts the wrappers open.
+pub(crate) fn wrapper_tags(
+    line: &str,
+    row: impl FnOnce() -> bool,
+    open: &mut usize,
+) -> Vec<&'static str> {
+    let tags = untag(line);
+    if tags.is_empty() {
+        return tags;
+    }
+    let row = row();
+    let mut out = Vec::new();
+    for tag in tags {
+        let closing = tag.starts_with("</");
+        if row && !(closing && *open > 0) {
+            continue;
+        }
+        if closing {
+            *open = open.saturating_sub(1);
+        } else {
+            *open += 1;
+        }
+        out.push(tag);
+    }
+    out
+}
+
 /// The tool-call tags that wrap this line: at its start or its end.
-pub(crate) fn untag(line: &str) -> Vec<&'static str> {
+fn untag(line: &str) -> Vec<&'static str> {
     if !(may_start_with(line, b'<') || may_end_with(line, b'>')) {
         return Vec::new();
     }

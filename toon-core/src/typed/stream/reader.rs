@@ -13,7 +13,7 @@ use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
-use crate::reply::strip::{is_fence, starts_document, untag, THINK_CLOSE, THINK_OPEN};
+use crate::reply::strip::{is_fence, starts_document, wrapper_tags, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{
     decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, ReplyOptions,
 };
@@ -78,6 +78,8 @@ pub(super) struct Reader {
     ahead: Option<Vec<TableAhead>>,
     /// The memory each clean row's cells are read into, row after row.
     cells: Vec<Scalar<'static>>,
+    /// Tool-call wrappers opened and not yet closed.
+    open_tags: usize,
 }
 
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
@@ -114,6 +116,7 @@ impl Reader {
             at: (0, 0, 0),
             ahead: ahead.then(Vec::new),
             cells: Vec::new(),
+            open_tags: 0,
         }
     }
 
@@ -194,8 +197,11 @@ impl Reader {
     }
 
     fn read(&mut self, line: &str, events: &mut Vec<Event>) {
-        // The same tool-call tags the whole-reply stripper removes.
-        let tags = untag(line);
+        // The same tool-call tags the whole-reply stripper removes; a row of a
+        // table that begins or ends like one is data there, and so here.
+        let row_of_table = matches!(self.block, Block::Table { .. })
+            && matches!(self.phase, Phase::Document { base, .. } if base != usize::MAX && indent_of(line) > base);
+        let tags = wrapper_tags(line, || row_of_table, &mut self.open_tags);
         if !tags.is_empty() {
             let mut bare = line.to_owned();
             for tag in &tags {
