@@ -450,3 +450,21 @@ fn rename_all_names_fields_and_variants_as_serde_does() {
         ],
     );
 }
+
+/// A variant named by a raw identifier, as serde names it.
+#[derive(Debug, PartialEq, Serialize, Deserialize, Toon, OutputSchema)]
+#[allow(non_camel_case_types)]
+enum Keyword {
+    r#type,
+    Plain,
+}
+
+#[test]
+fn a_raw_identifier_is_named_without_its_prefix() {
+    assert_eq!(
+        serde_json::to_value(Keyword::r#type).unwrap(),
+        json!("type")
+    );
+    assert_eq!(Keyword::json_schema()["enum"], json!(["type", "Plain"]));
+    assert_eq!(Keyword::from_toon("type").unwrap(), Keyword::r#type);
+}

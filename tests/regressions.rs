@@ -136,3 +136,39 @@ fn a_cell_that_looks_like_a_tag_is_data_in_a_table() {
         assert_eq!(s.finish().unwrap().value, x);
     }
 }
+
+#[derive(Debug, PartialEq, Toon)]
+struct Group {
+    rows: Vec<Row>,
+}
+
+#[test]
+fn a_cell_of_backticks_is_data_in_a_table_on_a_list_items_line() {
+    let x = vec![
+        Group {
+            rows: vec![
+                Row {
+                    category: "a".into(),
+                },
+                Row {
+                    category: "b".into(),
+                },
+            ],
+        },
+        Group {
+            rows: vec![
+                Row {
+                    category: "c".into(),
+                },
+                Row {
+                    category: "```".into(),
+                },
+            ],
+        },
+    ];
+    let reply = x.to_toon();
+    assert!(reply.contains("- rows[2]{category}:"), "{reply}");
+    let back = Vec::<Group>::from_toon_with_report(&reply).unwrap();
+    assert_eq!(back.value, x, "{reply}");
+    assert!(back.repairs.is_empty(), "{:?}", back.repairs);
+}

@@ -167,11 +167,13 @@ fn variant<'a>(
 ) -> Variant<'a> {
     let attrs = VariantAttrs::from_attrs(cx, &v.attrs);
     let name = v.ident.to_string();
+    // A raw identifier (`r#type`) is written without its `r#`, as serde writes it.
+    let bare = name.strip_prefix("r#").unwrap_or(&name);
     let wire = attrs
         .rename
         .clone()
-        .or_else(|| container.rename_all.map(|r| r.apply(&name, true)))
-        .unwrap_or(name.clone());
+        .or_else(|| container.rename_all.map(|r| r.apply(bare, true)))
+        .unwrap_or_else(|| bare.to_owned());
     let fields = match &v.fields {
         Fields::Unit => Vec::new(),
         Fields::Unnamed(f) => {

@@ -293,10 +293,13 @@ fn in_table(lines: &[Cow<'_, str>], i: usize) -> bool {
         match indent_of(line) {
             d if d == depth => continue,
             d if d < depth => {
+                // A table may open on a list item's hyphen line (`- rows[2]{a}:`).
+                let content = trim_spaces(line);
+                let content = content.strip_prefix("- ").unwrap_or(content);
                 return matches!(
-                    parse_header(trim_spaces(line), 8),
+                    parse_header(content, 8),
                     HeaderParse::Header(h) if h.fields.is_some()
-                )
+                );
             }
             _ => return false,
         }
