@@ -176,3 +176,16 @@ fn a_wrapped_type_that_refers_to_itself_still_refers_to_itself() {
         json!({"value": {"kind": "Neg", "inner": {"value": {"kind": "Num", "value": 1}}}});
     assert!(!validator.is_valid(&rewrapped));
 }
+
+/// A type whose Rust name OpenAI's name pattern (`^[a-zA-Z0-9_-]{1,64}$`) refuses.
+#[derive(Debug, PartialEq, toon_core::Toon, OutputSchema)]
+struct Größe {
+    wert: u8,
+}
+
+#[test]
+fn names_sent_to_openai_keep_to_its_pattern() {
+    assert_eq!(Tool::of::<Größe>().name(), "Gre");
+    let rf = toon_core::response_format::<Größe>(toon_core::SchemaDialect::OpenAi);
+    assert_eq!(rf["json_schema"]["name"], "Gre");
+}

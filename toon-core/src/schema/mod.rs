@@ -99,7 +99,8 @@ pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
             json!({
                 "type": "json_schema",
                 "json_schema": {
-                    "name": name,
+                    // As OpenAI takes a name: `Größe` is `Gre`.
+                    "name": tool_name(name),
                     "strict": strict_violations(&schema).is_empty(),
                     "schema": schema,
                 }

@@ -55,7 +55,7 @@ impl Tool {
             (wrap(schema, name), true)
         };
         Tool {
-            name: name.to_owned(),
+            name: tool_name(name),
             description: doc.to_owned(),
             parameters,
             wrapped,
