@@ -459,7 +459,10 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
         }
         _ => ParseErrorKind::Syntax,
     };
-    let plain = format!("{} (column {})", e.message(), e.column());
+    let mut plain = format!("{} (column {})", e.message(), e.column());
+    if e.kind() == K::MissingColon && under_its_header(lines, e.line()) {
+        plain.push_str("; a table's rows are indented under its header, one level deeper");
+    }
     match kind {
         ParseErrorKind::Truncated => ParseError::truncated(
             Some(e.line()),
@@ -469,6 +472,24 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
         .with_source(e),
         _ => ParseError::new(kind, Some(e.line()), plain).with_source(e),
     }
+}
+
+/// Is the 1-based `line` a row written no deeper than the table header just
+/// above it, which expects rows?
+fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
+    use crate::header::{parse_header, HeaderParse};
+    use crate::reply::layout::indent_of;
+    let Some(row) = lines.get(line.wrapping_sub(1)) else {
+        return false;
+    };
+    let Some(above) = lines[..line - 1].iter().rev().find(|l| !is_blank(l)) else {
+        return false;
+    };
+    indent_of(row) <= indent_of(above)
+        && matches!(
+            parse_header(crate::lex::trim_spaces(above), 8),
+            HeaderParse::Header(h) if h.fields.is_some() && h.length > 0
+        )
 }
 
 /// A line that opens a bracket or brace outside quotes and never closes it: a
