@@ -492,3 +492,16 @@ fn objects_in_maps_and_optional_items_are_shown_with_their_fields() {
     assert_eq!(survey.found["q1"], Some(Finding::Unanswerable));
     assert_eq!(survey.visited, vec![Some(Spot { x: 3, y: 4 }), None]);
 }
+
+mod same_name {
+    /// A newtype over another type of its own name: not a type that holds itself.
+    #[derive(Debug, PartialEq, toon_core::Toon)]
+    pub struct Value(pub serde_json::Value);
+
+    #[test]
+    fn a_newtype_over_a_type_of_its_name_is_no_recursion() {
+        use toon_core::Toon;
+        let v = Value::from_toon("a: 1").unwrap();
+        assert_eq!(v, Value(serde_json::json!({"a": 1})));
+    }
+}

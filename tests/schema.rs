@@ -448,13 +448,13 @@ fn a_generic_type_at_two_types_is_two_definitions() {
         "#/$defs/User"
     );
     assert_eq!(
-        defs["Page2"]["properties"]["items"]["items"]["$ref"],
+        defs["Page-2"]["properties"]["items"]["items"]["$ref"],
         "#/$defs/Order"
     );
     // A field's description stands beside an `anyOf` of its one `$ref`.
     assert_eq!(
         schema["properties"]["orders"]["anyOf"][0]["$ref"],
-        "#/$defs/Page2"
+        "#/$defs/Page-2"
     );
     assert_eq!(schema["properties"]["orders"]["description"], "The orders.");
 
@@ -467,7 +467,7 @@ fn a_generic_type_at_two_types_is_two_definitions() {
 
     let prompt = Listing::schema_prompt();
     assert!(
-        prompt.contains("users: Page,") && prompt.contains("orders: Page2,"),
+        prompt.contains("users: Page,") && prompt.contains("orders: Page-2,"),
         "{prompt}"
     );
     assert!(
@@ -475,7 +475,7 @@ fn a_generic_type_at_two_types_is_two_definitions() {
         "{prompt}"
     );
     assert!(
-        prompt.contains("struct Page2 {\n    items: Vec<Order>,"),
+        prompt.contains("struct Page-2 {\n    items: Vec<Order>,"),
         "{prompt}"
     );
 }
@@ -488,4 +488,56 @@ fn the_declarations_of_a_list_reply_name_its_items() {
         "{prompt}"
     );
     assert!(prompt.contains("struct Capital {"), "{prompt}");
+}
+
+mod north {
+    /// An item of one module.
+    #[derive(Debug, PartialEq, toon_core::Toon, toon_core::OutputSchema)]
+    pub struct Item {
+        pub x: u8,
+    }
+}
+
+mod south {
+    /// An item of another module, of the same name.
+    #[derive(Debug, PartialEq, toon_core::Toon, toon_core::OutputSchema)]
+    pub struct Item {
+        pub y: String,
+    }
+}
+
+/// Pages of two types that share a name: each nested type goes by its own name.
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct Atlas {
+    north: Page<north::Item>,
+    south: Page<south::Item>,
+}
+
+#[test]
+fn types_of_one_name_one_level_down_are_told_apart() {
+    let schema = Atlas::json_schema();
+    let defs = schema["$defs"].as_object().unwrap();
+    assert_eq!(
+        defs["Page"]["properties"]["items"]["items"]["$ref"],
+        "#/$defs/Item"
+    );
+    assert_eq!(
+        defs["Page-2"]["properties"]["items"]["items"]["$ref"],
+        "#/$defs/Item-2"
+    );
+    assert_eq!(defs["Item"]["required"], json!(["x"]));
+    assert_eq!(defs["Item-2"]["required"], json!(["y"]));
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    assert!(validator
+        .is_valid(&json!({"north": {"items": [{"x": 1}]}, "south": {"items": [{"y": "a"}]}})));
+    assert!(!validator
+        .is_valid(&json!({"north": {"items": [{"y": "a"}]}, "south": {"items": [{"x": 1}]}})));
+    // The grammar, too: each page's rows in its own item's shape.
+    let [lark, gbnf] = common::grammar::Checker::both::<Atlas>();
+    let good = "north:\n  items[1]{x}:\n    1\nsouth:\n  items[1]{y}:\n    a";
+    let swapped = "north:\n  items[1]{y}:\n    a\nsouth:\n  items[1]{x}:\n    1";
+    for g in [&lark, &gbnf] {
+        assert!(g.accepts(good));
+        assert!(!g.accepts(swapped));
+    }
 }

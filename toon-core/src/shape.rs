@@ -224,19 +224,25 @@ pub const fn trim_doc(doc: &'static str) -> &'static str {
 // grammar, the schema and the decoder's guide.
 
 /// The names derived types go by in a grammar, a schema's `$defs` or the
-/// declarations: the Rust name, numbered from 2 for each further type of that
-/// name (`Page<User>` and `Page<Order>`, or two `Item`s of two modules), told
-/// apart by what they hold.
+/// declarations: the Rust name, and `Name-2`, `Name-3` (a name no Rust type
+/// has) for each further type of that name (`Page<User>` and `Page<Order>`,
+/// or two `Item`s of two modules), told apart by what they hold, a nested
+/// derived type by the name it was given in turn.
 #[derive(Default)]
 pub(crate) struct TypeNames {
     known: Vec<(&'static str, String)>,
+    /// The types being signed, outermost first: a type met again inside
+    /// itself is signed by its Rust name, so a signature is finite.
+    signing: Vec<&'static str>,
 }
 
 impl TypeNames {
     /// The name of the derived type `name` whose shape (resolved) is `shape`.
     pub(crate) fn name(&mut self, name: &'static str, shape: &Shape) -> String {
+        self.signing.push(name);
         let mut signature = String::new();
-        shape.signature(&mut signature, true);
+        self.sign(shape, &mut signature, true);
+        self.signing.pop();
         let mut n = 0;
         for (known, s) in &self.known {
             if *known == name {
@@ -249,33 +255,12 @@ impl TypeNames {
         self.known.push((name, signature));
         numbered(name, n + 1)
     }
-}
 
-fn numbered(name: &str, n: usize) -> String {
-    if n == 1 {
-        name.to_owned()
-    } else {
-        format!("{name}{n}")
-    }
-}
-
-impl Shape {
     /// What a type holds, written out one level deep (`open`), a derived type
-    /// below that by its name, so a recursive type's signature is finite.
-    fn signature(&self, out: &mut String, open: bool) {
+    /// below that by the name it goes by.
+    fn sign(&mut self, shape: &Shape, out: &mut String, open: bool) {
         use std::fmt::Write;
-        let fields = |out: &mut String, fields: &[FieldShape]| {
-            for f in fields {
-                let _ = write!(
-                    out,
-                    "{}:{:?}{:?}{:?}{}{}=",
-                    f.name, f.max_len, f.max_items, f.constraints, f.optional, f.delimited
-                );
-                f.shape.signature(out, false);
-                out.push(',');
-            }
-        };
-        match self {
+        match shape {
             Shape::String => out.push('s'),
             Shape::Bool => out.push('b'),
             Shape::Integer { min, max } => {
@@ -285,23 +270,27 @@ impl Shape {
             Shape::Any => out.push('*'),
             Shape::Option(inner) => {
                 out.push('?');
-                inner.signature(out, false);
+                self.sign(inner, out, false);
             }
             Shape::List(inner) => {
                 out.push('[');
-                inner.signature(out, false);
+                self.sign(inner, out, false);
                 out.push(']');
             }
             Shape::Map(inner) => {
                 out.push('{');
-                inner.signature(out, false);
+                self.sign(inner, out, false);
                 out.push('}');
             }
-            Shape::Named { name, .. } if !open => out.push_str(name),
-            Shape::Named { shape, .. } => shape().signature(out, true),
+            Shape::Named { name, .. } if self.signing.contains(name) => out.push_str(name),
+            Shape::Named { name, shape } if !open => {
+                let given = self.name(name, &shape());
+                out.push_str(&given);
+            }
+            Shape::Named { shape, .. } => self.sign(&shape(), out, true),
             Shape::Struct(s) => {
                 let _ = write!(out, "{}{{", s.name);
-                fields(out, &s.fields);
+                self.sign_fields(&s.fields, out);
                 out.push('}');
             }
             Shape::Enum(e) => {
@@ -315,12 +304,33 @@ impl Shape {
                 let _ = write!(out, "{}<{}>(", t.name, t.tag);
                 for v in &t.variants {
                     let _ = write!(out, "{}{{", v.name);
-                    fields(out, &v.fields);
+                    self.sign_fields(&v.fields, out);
                     out.push('}');
                 }
                 out.push(')');
             }
         }
+    }
+
+    fn sign_fields(&mut self, fields: &[FieldShape], out: &mut String) {
+        use std::fmt::Write;
+        for f in fields {
+            let _ = write!(
+                out,
+                "{}:{:?}{:?}{:?}{}{}=",
+                f.name, f.max_len, f.max_items, f.constraints, f.optional, f.delimited
+            );
+            self.sign(&f.shape, out, false);
+            out.push(',');
+        }
+    }
+}
+
+fn numbered(name: &str, n: usize) -> String {
+    if n == 1 {
+        name.to_owned()
+    } else {
+        format!("{name}-{n}")
     }
 }
 

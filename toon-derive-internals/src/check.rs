@@ -145,20 +145,25 @@ fn newtype_holds_no_itself(cx: &Ctxt, cont: &Container<'_>, ty: &Type) {
     }
 }
 
-/// Whether a type mentions `name` (or `Self`) anywhere in its path or arguments.
+/// Whether a type is the type `name` itself (a bare `name` or `Self`), or
+/// holds it among its type arguments; `v1::Report` is another type.
 fn names(ty: &Type, name: &syn::Ident) -> bool {
     match ty {
-        Type::Path(p) => p.path.segments.iter().any(|seg| {
-            seg.ident == *name
-                || seg.ident == "Self"
-                || match &seg.arguments {
-                    syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| match arg {
-                        syn::GenericArgument::Type(t) => names(t, name),
+        Type::Path(p) => {
+            let bare = p.qself.is_none() && p.path.segments.len() == 1;
+            p.path.segments.iter().any(|seg| {
+                (bare && (seg.ident == *name || seg.ident == "Self"))
+                    || match &seg.arguments {
+                        syn::PathArguments::AngleBracketed(a) => {
+                            a.args.iter().any(|arg| match arg {
+                                syn::GenericArgument::Type(t) => names(t, name),
+                                _ => false,
+                            })
+                        }
                         _ => false,
-                    }),
-                    _ => false,
-                }
-        }),
+                    }
+            })
+        }
         Type::Array(a) => names(&a.elem, name),
         Type::Slice(s) => names(&s.elem, name),
         Type::Reference(r) => names(&r.elem, name),

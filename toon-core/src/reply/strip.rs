@@ -121,7 +121,7 @@ fn strip_reasoning(
             let l = &lines[i];
             may_start_with(l, b'<')
                 && l.trim_start().starts_with(THINK_CLOSE)
-                && !in_table(lines, i)
+                && !in_table(lines, i, false)
         });
     if !opens && !closes_only {
         return Ok(());
@@ -177,7 +177,8 @@ fn strip_reasoning(
 fn strip_tool_calls(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     let mut open = 0;
     for i in 0..lines.len() {
-        for tag in wrapper_tags(&lines[i], || in_table(lines, i), &mut open) {
+        // As the stream decides it, line by line: any row of a table.
+        for tag in wrapper_tags(&lines[i], || in_table(lines, i, false), &mut open) {
             lines[i] = lines[i].replacen(tag, "", 1).into();
             repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
         }
@@ -238,7 +239,7 @@ pub(crate) fn is_fence(line: &str) -> bool {
 /// Keeps only the first fenced block, if there is one: its fences and the prose
 /// around it are blanked. A block whose closing fence never came runs to the end.
 fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
-    let fence = |i: usize| is_fence(&lines[i]) && !in_table(lines, i);
+    let fence = |i: usize| is_fence(&lines[i]) && !in_table(lines, i, true);
     let Some(open) = (0..lines.len()).find(|&i| fence(i)) else {
         return false;
     };
@@ -283,22 +284,25 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
 }
 
 /// Is line `i` a row of a table: indented, under a table header with only
-/// rows at its indentation in between? A cell of backticks is data there.
-fn in_table(lines: &[Cow<'_, str>], i: usize) -> bool {
+/// rows at its indentation in between (and, with `expected`, fewer than the
+/// header declares)? A cell of backticks or a tag is data there; once the
+/// rows are all there, a fence indented like them closes the block.
+fn in_table(lines: &[Cow<'_, str>], i: usize, expected: bool) -> bool {
     let depth = indent_of(&lines[i]);
     if depth == 0 {
         return false;
     }
+    let mut rows = 0;
     for line in lines[..i].iter().rev().filter(|l| !is_blank(l)) {
         match indent_of(line) {
-            d if d == depth => continue,
+            d if d == depth => rows += 1,
             d if d < depth => {
                 // A table may open on a list item's hyphen line (`- rows[2]{a}:`).
                 let content = trim_spaces(line);
                 let content = content.strip_prefix("- ").unwrap_or(content);
                 return matches!(
                     parse_header(content, 8),
-                    HeaderParse::Header(h) if h.fields.is_some()
+                    HeaderParse::Header(h) if h.fields.is_some() && (!expected || rows < h.length)
                 );
             }
             _ => return false,
