@@ -477,7 +477,6 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
 /// Is the 1-based `line` a row written no deeper than the table header just
 /// above it, which expects rows?
 fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
-    use crate::header::{parse_header, HeaderParse};
     use crate::reply::layout::indent_of;
     let Some(row) = lines.get(line.wrapping_sub(1)) else {
         return false;
@@ -486,10 +485,7 @@ fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
         return false;
     };
     indent_of(row) <= indent_of(above)
-        && matches!(
-            parse_header(crate::lex::trim_spaces(above), 8),
-            HeaderParse::Header(h) if h.fields.is_some() && h.length > 0
-        )
+        && strip::table_header(above).is_some_and(|(rows, _)| rows > 0)
 }
 
 /// A line that opens a bracket or brace outside quotes and never closes it: a

@@ -283,6 +283,18 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
     true
 }
 
+/// The table header on `line`, if it is one (with a field list; also on a
+/// list item's hyphen line, `- rows[2]{a}:`): the rows it declares and its
+/// delimiter.
+pub(crate) fn table_header(line: &str) -> Option<(usize, char)> {
+    let content = trim_spaces(line);
+    let content = content.strip_prefix("- ").unwrap_or(content);
+    match parse_header(content, 8) {
+        HeaderParse::Header(h) if h.fields.is_some() => Some((h.length, h.delim)),
+        _ => None,
+    }
+}
+
 /// Is line `i` a row of a table: indented, under a table header with only
 /// rows at its indentation in between (and, with `expected`, fewer than the
 /// header declares)? A cell of backticks or a tag is data there; once the
@@ -297,13 +309,8 @@ fn in_table(lines: &[Cow<'_, str>], i: usize, expected: bool) -> bool {
         match indent_of(line) {
             d if d == depth => rows += 1,
             d if d < depth => {
-                // A table may open on a list item's hyphen line (`- rows[2]{a}:`).
-                let content = trim_spaces(line);
-                let content = content.strip_prefix("- ").unwrap_or(content);
-                return matches!(
-                    parse_header(content, 8),
-                    HeaderParse::Header(h) if h.fields.is_some() && (!expected || rows < h.length)
-                );
+                return table_header(line)
+                    .is_some_and(|(declared, _)| !expected || rows < declared);
             }
             _ => return false,
         }
@@ -384,10 +391,10 @@ fn strip_trailing_prose(
     // delimiter are its rows written without their indentation: for the
     // decoder to read or refuse, never to drop.
     let under_table = first > 0
-        && match parse_header(trim_spaces(&lines[first - 1]), 8) {
-            HeaderParse::Header(h) if h.fields.is_some() && h.length > 0 => run
+        && match table_header(&lines[first - 1]) {
+            Some((rows, delim)) if rows > 0 => run
                 .iter()
-                .all(|&i| find_unquoted(&lines[i], |c| c == h.delim).is_some()),
+                .all(|&i| find_unquoted(&lines[i], |c| c == delim).is_some()),
             _ => false,
         };
     if under_table {
