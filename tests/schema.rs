@@ -154,6 +154,41 @@ fn options_are_required_and_nullable_integers_bounded_enums_named() {
     );
 }
 
+/// Where a reply came from.
+#[derive(OutputSchema)]
+#[allow(dead_code)]
+enum Source {
+    /// Read in the document
+    /// given with the question.
+    Document,
+    Memory,
+    /// Worked out from the other answers.
+    Inferred,
+}
+
+#[derive(OutputSchema)]
+#[allow(dead_code)]
+enum Plain {
+    /// The first.
+    First,
+    Second,
+}
+
+#[test]
+fn unit_variant_docs_are_in_the_enum_description() {
+    let s = Source::json_schema();
+    assert_eq!(s["enum"], json!(["Document", "Memory", "Inferred"]));
+    assert_eq!(
+        s["description"],
+        "Where a reply came from.\n\nDocument: Read in the document given with the question.\n\
+         Inferred: Worked out from the other answers."
+    );
+    // With no doc on the enum, the variants' lines alone.
+    assert_eq!(Plain::json_schema()["description"], "First: The first.");
+    // With no doc anywhere, no description.
+    assert!(Status::json_schema().get("description").is_none());
+}
+
 #[derive(OutputSchema)]
 #[allow(dead_code)]
 struct Tree {

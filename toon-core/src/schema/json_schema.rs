@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::shape::{Constraints, FieldShape, Shape, TypeNames};
+use crate::shape::{Constraints, EnumShape, FieldShape, Shape, TypeNames};
 
 /// The schema of a root shape: the root inline, the derived types it uses in `$defs`.
 pub(crate) fn schema(shape: &Shape) -> Value {
@@ -76,7 +76,7 @@ impl Builder {
             Shape::Struct(s) => self.object(s.doc, None, &s.fields),
             Shape::Enum(e) => with_description(
                 json!({ "type": "string", "enum": e.variants.iter().map(|v| v.0).collect::<Vec<_>>() }),
-                e.doc,
+                &enum_description(e),
             ),
             Shape::Tagged(t) => {
                 let variants: Vec<Value> = t
@@ -216,6 +216,28 @@ fn nullable(schema: Value) -> Value {
 /// The schema with a description; a `$ref` takes none beside it in OpenAI's
 /// strict mode ("$ref cannot have keywords"), so it is described as the one
 /// branch of an `anyOf`.
+/// An enum's doc comment, then each documented variant as `NAME: its doc`:
+/// a plain `enum` keeps strict mode's limits and the same grammar, while the
+/// model that reads the schema still learns what each value means.
+fn enum_description(e: &EnumShape) -> String {
+    let variants: Vec<String> = e
+        .variants
+        .iter()
+        .filter(|(_, doc)| !doc.is_empty())
+        .map(|(name, doc)| {
+            format!(
+                "{name}: {}",
+                doc.split_whitespace().collect::<Vec<_>>().join(" ")
+            )
+        })
+        .collect();
+    match (e.doc.is_empty(), variants.is_empty()) {
+        (_, true) => e.doc.to_owned(),
+        (true, false) => variants.join("\n"),
+        (false, false) => format!("{}\n\n{}", e.doc, variants.join("\n")),
+    }
+}
+
 fn with_description(mut schema: Value, doc: &str) -> Value {
     if doc.is_empty() {
         return schema;

@@ -40,7 +40,8 @@ pub trait OutputSchema {
     /// Properties and `required` are in declaration order; every object is
     /// closed (`additionalProperties: false`) with every property required, an
     /// `Option` field being required and nullable, as OpenAI's strict mode
-    /// demands. Doc comments become `description`s; derived types used in
+    /// demands. Doc comments become `description`s (a unit enum's documented
+    /// variants as lines `NAME: doc` in the enum's); derived types used in
     /// fields are `$ref`s into `$defs`.
     fn json_schema() -> Value {
         json_schema::schema(&Self::__shape())
