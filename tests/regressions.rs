@@ -172,3 +172,35 @@ fn a_cell_of_backticks_is_data_in_a_table_on_a_list_items_line() {
     assert_eq!(back.value, x, "{reply}");
     assert!(back.repairs.is_empty(), "{:?}", back.repairs);
 }
+
+#[test]
+fn an_f32_refuses_a_number_past_its_range_instead_of_reading_infinity() {
+    #[derive(Debug, PartialEq, Toon)]
+    struct Share {
+        v: f32,
+    }
+    #[derive(Debug, PartialEq, Toon)]
+    struct Shares {
+        rows: Vec<Share>,
+    }
+    // `1e39 as f32` is infinity: a value the model did not write.
+    for reply in ["v: 1e39", "v: -1e39", "v: \"1e39\""] {
+        let err = Share::from_toon(reply).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::InvalidValue, "{reply}");
+        assert!(
+            err.to_string().contains("outside the range of f32"),
+            "{err}"
+        );
+    }
+    // The largest f32 and an f64 of the same text still read.
+    assert_eq!(Share::from_toon("v: 3.4e38").unwrap().v, 3.4e38);
+    #[derive(Debug, PartialEq, Toon)]
+    struct Wide {
+        v: f64,
+    }
+    assert_eq!(Wide::from_toon("v: 1e39").unwrap().v, 1e39);
+    // In a table, the row is the type's to refuse, as with any cell it cannot read.
+    let reply = Shares::from_toon_with_report("rows[2]{v}:\n  1.5\n  1e39").unwrap();
+    assert_eq!(reply.value.rows, vec![Share { v: 1.5 }]);
+    assert!(reply.repairs.iter().any(|r| r.line == 3));
+}

@@ -177,6 +177,34 @@ macro_rules! integers {
 }
 integers!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 
+/// A number read into the float type: rounded to its precision, which is the
+/// field's declared one, but never past its range (`1e39` as an `f32` would be
+/// infinity, a value the model did not write).
+fn narrow<F: Narrow>(f: f64) -> Option<F> {
+    let (v, finite) = F::narrow(f);
+    (finite == f.is_finite()).then_some(v)
+}
+
+/// The float types, from the `f64` a number is read as.
+trait Narrow: Sized {
+    /// The value, and whether it is finite.
+    fn narrow(f: f64) -> (Self, bool);
+}
+
+impl Narrow for f64 {
+    fn narrow(f: f64) -> (f64, bool) {
+        (f, f.is_finite())
+    }
+}
+
+impl Narrow for f32 {
+    fn narrow(f: f64) -> (f32, bool) {
+        #[allow(clippy::cast_possible_truncation)]
+        let v = f as f32;
+        (v, v.is_finite())
+    }
+}
+
 /// A float as the `f64` of its shortest decimal: `0.1f32` is written `0.1`,
 /// not `0.10000000149011612` (the same `f32` when read back, and what a
 /// grammar's bounded fraction admits).
@@ -209,16 +237,17 @@ macro_rules! floats {
             #[inline]
             fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
                 let Scalar::Number(n) = cell else { return None };
-                // Narrowing to f32 is the field's declared precision.
-                #[allow(clippy::cast_possible_truncation)]
-                n.as_f64().map(|f| f as $t)
+                n.as_f64().and_then(narrow)
             }
             #[inline]
     fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-                match number_of(&node, cx).and_then(|n| n.as_f64()) {
-                    // Narrowing to f32 is the field's declared precision.
-                    #[allow(clippy::cast_possible_truncation)]
-                    Some(f) => Ok(f as $t),
+                let n = number_of(&node, cx);
+                match n.as_ref().and_then(Number::as_f64) {
+                    Some(f) => narrow(f).ok_or_else(|| cx.error_about(
+                        ParseErrorKind::InvalidValue,
+                        format!("{} is outside the range of {}", n.as_ref().map_or_else(String::new, Number::to_string), stringify!($t)),
+                        &node,
+                    )),
                     None => Err(cx.error_about(
                         ParseErrorKind::InvalidValue,
                         format!("expected a number, found {}", node.describe()),
