@@ -204,3 +204,59 @@ fn an_f32_refuses_a_number_past_its_range_instead_of_reading_infinity() {
     assert_eq!(reply.value.rows, vec![Share { v: 1.5 }]);
     assert!(reply.repairs.iter().any(|r| r.line == 3));
 }
+
+#[test]
+fn the_json_path_reads_short_arrays_as_json() {
+    use toon_core::from_json_reply;
+    // `[]` and `[5]` are TOON headers too, but this path reads only JSON.
+    assert_eq!(
+        from_json_reply::<Vec<u32>>("[]").unwrap(),
+        Vec::<u32>::new()
+    );
+    assert_eq!(from_json_reply::<Vec<u32>>("[5]").unwrap(), vec![5]);
+    assert_eq!(
+        from_json_reply::<Vec<u32>>("```json\n[]\n```").unwrap(),
+        Vec::<u32>::new()
+    );
+    // Asked again, the model is asked for a JSON value, which a list is.
+    let e = from_json_reply::<Vec<u32>>("[1, x]").unwrap_err();
+    assert!(
+        e.retry_prompt().contains("in one JSON value"),
+        "{}",
+        e.retry_prompt()
+    );
+}
+
+#[test]
+fn json_closed_with_a_wrong_bracket_is_a_syntax_error_not_a_cut() {
+    use toon_core::from_json_reply;
+    for reply in [
+        "{\"items\": [{\"a\": 1}, {\"a\": 2}}",
+        "{\"a\": [1, 2}",
+        // The `//` reads as a comment that would take the closing brace with it.
+        "{\"url\": http://example.com}",
+    ] {
+        let e = from_json_reply::<serde_json::Value>(reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}: {e}");
+    }
+    // Still a cut: a bracket left open.
+    let e = from_json_reply::<serde_json::Value>("{\"a\": [1, 2").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated);
+}
+
+#[test]
+fn a_block_comment_over_lines_keeps_the_lines_after_it() {
+    use toon_core::{from_json_reply, from_json_reply_with_report, RepairKind};
+    let e = from_json_reply::<serde_json::Value>("{\"a\": 1, /* note\nspanning */\n\"b\": x}")
+        .unwrap_err();
+    assert_eq!(e.line(), Some(3), "{e}");
+    let (_, repairs) = from_json_reply_with_report::<serde_json::Value>(
+        "{\"a\": 1, /* a\nb\nc */\n\"b\": 2,}\nThat is all.",
+    )
+    .unwrap();
+    let prose = repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::StrippedProse)
+        .unwrap();
+    assert_eq!(prose.line, 5, "{repairs:?}");
+}

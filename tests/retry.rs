@@ -63,7 +63,7 @@ fn the_retry_turn_says_what_where_and_in_which_format() {
         .unwrap_err();
     assert!(
         json.retry_prompt()
-            .contains("in one JSON object, as the instructions describe"),
+            .contains("in one JSON value, as the instructions describe"),
         "{}",
         json.retry_prompt()
     );

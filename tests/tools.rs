@@ -189,3 +189,92 @@ fn names_sent_to_openai_keep_to_its_pattern() {
     let rf = toon_core::response_format::<Größe>(toon_core::SchemaDialect::OpenAi);
     assert_eq!(rf["json_schema"]["name"], "Gre");
 }
+
+fn openai_call(name: &str, arguments: &str) -> Value {
+    json!({"choices": [{"finish_reason": "tool_calls", "message": {"content": null, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": name, "arguments": arguments}}
+    ]}}]})
+}
+
+#[test]
+fn a_wrapped_call_must_hold_its_value_and_only_it() {
+    let tool = Tool::of::<Option<Capital>>();
+    let read = |arguments: &str| tool.read::<Option<Capital>>(&openai_call(tool.name(), arguments));
+    let peru = "{\"country\": \"Peru\", \"capital\": \"Lima\"}";
+    assert_eq!(
+        read(&format!("{{\"value\": {peru}}}"))
+            .unwrap()
+            .unwrap()
+            .capital,
+        "Lima"
+    );
+    assert_eq!(read("{\"value\": null}").unwrap(), None);
+    // An empty call is not "nothing found", and an unwrapped object is not dropped.
+    assert_eq!(read("{}").unwrap_err().kind(), ParseErrorKind::MissingField);
+    let unwrapped = read(peru).unwrap_err();
+    assert!(
+        unwrapped.message().contains("unknown field `country`"),
+        "{unwrapped}"
+    );
+    let twice = read(&format!("{{\"value\": null, \"value\": {peru}}}")).unwrap_err();
+    assert!(
+        twice.message().contains("duplicate field `value`"),
+        "{twice}"
+    );
+    // The same through Anthropic's parsed input.
+    let anthropic = json!({"content": [{"type": "tool_use", "name": tool.name(), "input": {}}]});
+    assert_eq!(
+        tool.read::<Option<Capital>>(&anthropic).unwrap_err().kind(),
+        ParseErrorKind::MissingField
+    );
+}
+
+#[test]
+fn a_calls_arguments_are_read_from_their_text() {
+    let tool = Tool::of::<Capital>();
+    // Two values of one key: which one the model meant is a guess.
+    let twice = tool
+        .read::<Capital>(&openai_call(
+            "Capital",
+            "{\"country\": \"Peru\", \"capital\": \"Lima\", \"capital\": \"Cusco\"}",
+        ))
+        .unwrap_err();
+    assert!(
+        twice.message().contains("duplicate field `capital`"),
+        "{twice}"
+    );
+    // A wrong value says where it is, and asks again for JSON.
+    let wrong = tool
+        .read::<Capital>(&openai_call(
+            "Capital",
+            "{\"country\": \"Peru\",\n\"capital\": 5}",
+        ))
+        .unwrap_err();
+    assert_eq!(wrong.kind(), ParseErrorKind::InvalidValue);
+    assert_eq!(wrong.line(), Some(2));
+    assert!(
+        wrong.retry_prompt().contains("one JSON value"),
+        "{}",
+        wrong.retry_prompt()
+    );
+    // A list's call of `[]` is an empty list, not a TOON header.
+    let list = Tool::of::<Vec<Capital>>();
+    assert_eq!(
+        list.read::<Vec<Capital>>(&openai_call(list.name(), "{\"value\": []}"))
+            .unwrap(),
+        Vec::new()
+    );
+}
+
+#[test]
+fn an_anthropic_call_stopped_at_max_tokens_is_truncated() {
+    let tool = Tool::of::<Capital>();
+    let cut = json!({"stop_reason": "max_tokens", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Capital", "input": {"country": "Peru", "capital": "Lima"}}]});
+    let err = tool.read::<Capital>(&cut).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::Truncated);
+    assert!(err.message().contains("max_tokens"), "{err}");
+    let whole = json!({"stop_reason": "tool_use", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Capital", "input": {"country": "Peru", "capital": "Lima"}}]});
+    assert_eq!(tool.read::<Capital>(&whole).unwrap().capital, "Lima");
+}

@@ -93,9 +93,11 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         }
         // What the mended text says is wrong is what is left to say, except
         // that a cut reply is named by its own error.
+        // A cut shows in the text as written: a mend (a `//` read as a
+        // comment) may leave a bracket open that the model closed.
         Err(e) if e.classify() != serde_json::error::Category::Eof => Err(json_error(
             &e,
-            &mended.text,
+            text,
             mended.original_line(e.line(), e.column()),
         )),
         _ => Err(json_error(&error, text, error.line())),
@@ -176,7 +178,9 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
 /// Does the text end inside a string or with a bracket still open? Read
 /// leniently: raw control characters are taken as part of a string.
 fn ends_open(text: &str) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    // The brackets open, innermost last: a closing bracket that does not match
+    // is the model's slip, written in full, not a cut.
+    let (mut open, mut in_string, mut escaped) = (Vec::new(), false, false);
     for c in text.chars() {
         if in_string {
             match (escaped, c) {
@@ -185,19 +189,24 @@ fn ends_open(text: &str) -> bool {
                 (false, '"') => in_string = false,
                 _ => {}
             }
-        } else {
-            match c {
-                '"' => in_string = true,
-                '{' | '[' => depth += 1,
-                '}' | ']' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
+            continue;
         }
-        if !in_string && depth == 0 && matches!(c, '}' | ']') {
-            return false; // the first value closed; what follows is not a cut
+        match c {
+            '"' => in_string = true,
+            '{' => open.push('}'),
+            '[' => open.push(']'),
+            '}' | ']' => {
+                if open.pop() != Some(c) {
+                    return false;
+                }
+                if open.is_empty() {
+                    return false; // the first value closed; what follows is not a cut
+                }
+            }
+            _ => {}
         }
     }
-    in_string || depth > 0
+    in_string || !open.is_empty()
 }
 
 /// The JSON text cut into items (at each `}`), so a repetition loop inside one

@@ -13,9 +13,10 @@ pub(crate) struct Mended {
     pub text: String,
     /// Each fix, with its byte offset in the original text.
     pub fixes: Vec<(RepairKind, usize, &'static str)>,
-    /// Offsets in the mended text at which a raw line break was escaped: each
-    /// moves the mended text's later lines up by one.
-    escaped_breaks: Vec<usize>,
+    /// Offsets in the mended text at which a line break of the reply is gone
+    /// (escaped inside a string, or in a comment taken out): each moves the
+    /// mended text's later lines up by one.
+    lost_breaks: Vec<usize>,
 }
 
 impl Mended {
@@ -29,7 +30,7 @@ impl Mended {
             .map(str::len)
             .sum::<usize>()
             + column.saturating_sub(1);
-        line + self.escaped_breaks.iter().filter(|&&b| b < offset).count()
+        line + self.lost_breaks.iter().filter(|&&b| b < offset).count()
     }
 }
 
@@ -48,7 +49,7 @@ pub(crate) fn mend(text: &str) -> Option<Mended> {
     let mut out = Mended {
         text: String::with_capacity(text.len() + 16),
         fixes: Vec::new(),
-        escaped_breaks: Vec::new(),
+        lost_breaks: Vec::new(),
     };
     let mut stack: Vec<Container> = Vec::new();
     let mut copied = 0; // bytes of `text` before this are in `out.text`
@@ -73,7 +74,12 @@ pub(crate) fn mend(text: &str) -> Option<Mended> {
             b'/' if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => {
                 out.text.push_str(&text[copied..i]);
                 out.fixes.push((RepairKind::StrippedComment, i, "comment"));
-                i = comment_end(bytes, i)?;
+                let end = comment_end(bytes, i)?;
+                // A line comment's own line break stays (it ends before it).
+                let breaks = memchr::memchr_iter(b'\n', &bytes[i..end]).count();
+                let at = out.text.len();
+                out.lost_breaks.resize(out.lost_breaks.len() + breaks, at);
+                i = end;
                 copied = i;
                 continue;
             }
@@ -180,7 +186,7 @@ fn string(text: &str, start: usize, quote: u8, out: &mut Mended) -> Option<usize
             b'\n' | b'\r' => {
                 out.text.push_str(&text[copied..i]);
                 if bytes[i] == b'\n' {
-                    out.escaped_breaks.push(out.text.len());
+                    out.lost_breaks.push(out.text.len());
                     out.text.push_str("\\n");
                 } else {
                     out.text.push_str("\\r");

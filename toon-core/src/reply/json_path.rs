@@ -62,7 +62,7 @@ pub fn from_json_reply_with_report<T: DeserializeOwned>(
 /// };
 /// let err = from_json_reply_with_check("[2, 7]", &ReplyOptions::default(), check).unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::Constraint);
-/// assert!(err.retry_prompt().contains("one JSON object"));
+/// assert!(err.retry_prompt().contains("one JSON value"));
 /// ```
 ///
 /// # Errors
@@ -79,7 +79,7 @@ pub fn from_json_reply_with_check<T: DeserializeOwned>(
             None,
             format!("the value reads but is not valid here: {why}"),
         )
-        .in_format("one JSON object, as the instructions describe")
+        .in_format(JSON_FORMAT)
     })?;
     Ok((value, repairs))
 }
@@ -105,11 +105,13 @@ pub fn from_json_reply_with_options<T: DeserializeOwned>(
     options: &ReplyOptions,
 ) -> Result<(T, Vec<Repair>), ParseError> {
     // A closed JSON value is whole, so only a refusal has the finish reason to weigh.
-    decode_json_reply(completion, options).map_err(|e| {
-        settle_error(e, completion, options, &|_| None)
-            .in_format("one JSON object, as the instructions describe")
-    })
+    decode_json_reply(completion, options)
+        .map_err(|e| settle_error(e, completion, options, &|_| None).in_format(JSON_FORMAT))
 }
+
+/// The format a refused JSON reply is asked for again in: one value, which
+/// may be an array as well as an object.
+pub(super) const JSON_FORMAT: &str = "one JSON value, as the instructions describe";
 
 /// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
 /// after the same stripping of reasoning, fences and prose.
@@ -126,7 +128,8 @@ fn decode_json_reply<T: DeserializeOwned>(
     let Some(first) = lines.iter().position(|l| !is_blank(l)) else {
         return Err(ParseError::empty());
     };
-    if !json::looks_like_json(&lines) {
+    // Only JSON is read here, so `[]` and `[5]` are arrays, never TOON headers.
+    if !lines[first].trim_start().starts_with(['{', '[']) {
         return Err(ParseError::new(
             ParseErrorKind::Syntax,
             Some(first + 1),

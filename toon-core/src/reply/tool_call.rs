@@ -1,8 +1,13 @@
 //! A tool call's arguments read back from a response, through the JSON path.
 
-use serde::de::DeserializeOwned;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use super::json_path::JSON_FORMAT;
 use super::{from_json_reply_with_options, FinishReason, ParseError, ParseErrorKind, ReplyOptions};
 use crate::schema::Tool;
 
@@ -11,12 +16,23 @@ impl Tool {
     /// (`choices[0].message.tool_calls[..].function.arguments`, a JSON string,
     /// through the JSON path with its stripping and refusals, the response's
     /// `finish_reason` deciding a cut) or Anthropic's (`content[..]` of type
-    /// `tool_use`, its `input`).
+    /// `tool_use`, its `input`; `stop_reason: "max_tokens"` is a cut). A
+    /// wrapped type is read from the one property `value`, which must be there
+    /// and be the only one.
     ///
     /// # Errors
     /// `EmptyCompletion` if the response holds no call of this tool; otherwise
     /// as [`from_json_reply`](crate::from_json_reply).
     pub fn read<T: DeserializeOwned>(&self, response: &Value) -> Result<T, ParseError> {
+        if self.wrapped {
+            self.arguments::<Wrapped<T>>(response).map(|w| w.0)
+        } else {
+            self.arguments::<T>(response)
+        }
+    }
+
+    /// The call's arguments read as `A`.
+    fn arguments<A: DeserializeOwned>(&self, response: &Value) -> Result<A, ParseError> {
         let choice = &response["choices"][0];
         let openai = choice["message"]["tool_calls"]
             .as_array()
@@ -24,37 +40,39 @@ impl Tool {
             .flatten()
             .find(|c| c["function"]["name"] == self.name.as_str())
             .and_then(|c| c["function"]["arguments"].as_str());
-        let value: Value = if let Some(arguments) = openai {
+        if let Some(arguments) = openai {
             let options = ReplyOptions {
                 finish_reason: FinishReason::from_openai(
                     choice["finish_reason"].as_str().unwrap_or(""),
                 ),
                 ..Default::default()
             };
-            from_json_reply_with_options::<Value>(arguments, &options)?.0
-        } else {
-            let anthropic = response["content"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|c| c["type"] == "tool_use" && c["name"] == self.name.as_str());
-            match anthropic {
-                Some(call) => call["input"].clone(),
-                None => {
-                    return Err(ParseError::new(
-                        ParseErrorKind::EmptyCompletion,
-                        None,
-                        format!("the response holds no call of the tool `{}`; send its tool_choice to make the model call it", self.name),
-                    ))
-                }
-            }
+            // Read straight from the text, so a duplicate key is refused and
+            // an error has its line and column.
+            return from_json_reply_with_options::<A>(arguments, &options).map(|(a, _)| a);
+        }
+        let anthropic = response["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["type"] == "tool_use" && c["name"] == self.name.as_str());
+        let Some(call) = anthropic else {
+            return Err(ParseError::new(
+                ParseErrorKind::EmptyCompletion,
+                None,
+                format!("the response holds no call of the tool `{}`; send its tool_choice to make the model call it", self.name),
+            ));
         };
-        let value = if self.wrapped {
-            value.get("value").cloned().unwrap_or(Value::Null)
-        } else {
-            value
-        };
-        serde_json::from_value(value).map_err(|e| {
+        // The input arrives parsed, whole even where the token limit cut it.
+        if response["stop_reason"] == "max_tokens" {
+            return Err(ParseError::truncated(
+                None,
+                "the response stopped at max_tokens inside the tool call; raise max_tokens",
+                "the tool call stops before its end",
+            )
+            .in_format(JSON_FORMAT));
+        }
+        A::deserialize(&call["input"]).map_err(|e| {
             let kind = if e.to_string().starts_with("missing field") {
                 ParseErrorKind::MissingField
             } else {
@@ -65,6 +83,39 @@ impl Tool {
                 None,
                 format!("the tool call's arguments do not fit the type: {e}"),
             )
+            .in_format(JSON_FORMAT)
         })
+    }
+}
+
+/// A type that is not an object, as a tool's one property `value`: missing,
+/// beside another key, or given twice, it is refused, never read as `null`.
+struct Wrapped<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Wrapped<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Only<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Only<T> {
+            type Value = Wrapped<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object whose one property is `value`")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Wrapped<T>, M::Error> {
+                let mut value = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key != "value" {
+                        return Err(de::Error::unknown_field(&key, &["value"]));
+                    }
+                    if value.is_some() {
+                        return Err(de::Error::duplicate_field("value"));
+                    }
+                    value = Some(map.next_value()?);
+                }
+                value
+                    .map(Wrapped)
+                    .ok_or_else(|| de::Error::missing_field("value"))
+            }
+        }
+        deserializer.deserialize_map(Only(PhantomData))
     }
 }
