@@ -81,7 +81,14 @@ fn hostile_inputs() {
     );
     let (spec, _, typed) = all_three("a wide header over no rows", &doc);
     assert_eq!(spec.unwrap_err().kind(), DecodeErrorKind::LengthMismatch);
-    assert_eq!(typed.unwrap().violations.len(), 0);
+    // No rows under a header that declares them is refused, never read as none.
+    let refused = typed.unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("declares 1000000 value(s) and none follow"),
+        "{refused}"
+    );
 
     // A 10 MB line.
     let doc = format!(

@@ -260,3 +260,85 @@ fn a_block_comment_over_lines_keeps_the_lines_after_it() {
         .unwrap();
     assert_eq!(prose.line, 5, "{repairs:?}");
 }
+
+#[test]
+fn rows_written_at_the_margin_under_a_table_are_never_dropped_as_prose() {
+    #[derive(Debug, Toon)]
+    #[allow(dead_code)]
+    struct V {
+        category: String,
+        description: String,
+    }
+    #[derive(Debug, Toon)]
+    struct Vs {
+        violations: Vec<V>,
+    }
+    for reply in [
+        // After a blank line under the header: read as "no violations" before.
+        "violations[2]{category,description}:\n\nprivacy,Emails are logged.\nretention,Backups are kept forever.",
+        // The last row, after an indented one: dropped as prose before.
+        "violations[2]{category,description}:\n  privacy,Emails are logged.\nretention,Backups are kept forever.",
+    ] {
+        let untyped = decode_reply(reply).unwrap_err();
+        assert_eq!(untyped.kind(), ParseErrorKind::Syntax, "{reply}");
+        let typed = Vs::from_toon(reply).unwrap_err();
+        assert_eq!(typed.line(), Some(3), "{typed}");
+        assert!(typed.to_string().contains("indented under its header"), "{typed}");
+    }
+    // Prose after a table whose rows are all there is still prose.
+    let done =
+        "violations[1]{category,description}:\n  privacy,Emails are logged.\nThat is all, thanks.";
+    assert_eq!(Vs::from_toon(done).unwrap().violations.len(), 1);
+}
+
+#[test]
+fn only_what_the_text_shows_cut_is_called_truncated() {
+    // A header that is whole but malformed is the model's mistake.
+    for reply in [
+        "tags[]: a,b",
+        "tags[two]: a,b",
+        "tags[2] : a,b",
+        "status: OK\ntags[]:",
+    ] {
+        assert_eq!(kind(reply), ParseErrorKind::Syntax, "{reply}");
+    }
+    // A quote left open, after which the reply went on: not a cut.
+    for reply in [
+        "```toon\ntags[2]: a,\"b\n```",
+        "```toon\nrows[2]{name,n}:\n  a,1\n  \"b,2\n```\nLet me know!",
+        "tags[2]: a,\"b\n\nHope this helps.",
+    ] {
+        assert_eq!(kind(reply), ParseErrorKind::Syntax, "{reply}");
+    }
+    // Where the reply ends: a cut.
+    assert_eq!(kind("tags[2]: a,\"b"), ParseErrorKind::Truncated);
+    assert_eq!(
+        kind("status: OK\nrows[2]{name,n"),
+        ParseErrorKind::Truncated
+    );
+    assert_eq!(kind_when_cut("tags[]: a,b"), ParseErrorKind::Truncated);
+}
+
+#[test]
+fn a_header_that_promised_values_and_has_none_is_refused() {
+    for reply in [
+        "violations[2]{category,description}:",
+        "```toon\nviolations[2]{category,description}:\n```",
+        "tags[3]:\nstatus: OK",
+    ] {
+        let e = decode_reply(reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}");
+        assert!(e.to_string().contains("none follow"), "{e}");
+    }
+    // Cut by the token limit after the header: named so.
+    assert_eq!(
+        kind_when_cut("violations[2]{category,description}:"),
+        ParseErrorKind::Truncated
+    );
+    // Declared empty, or a count that is wrong but not zero: read as before.
+    assert_eq!(decode_reply("tags[0]:").unwrap(), json!({"tags": []}));
+    assert_eq!(
+        decode_reply("tags[3]: a,b").unwrap(),
+        json!({"tags": ["a", "b"]})
+    );
+}

@@ -269,7 +269,7 @@ pub(crate) fn decode_reply_guided<'c>(
         if let Some(guide) = guide {
             findings.missing_cells = guide.repair(&mut lines, &mut repairs);
         }
-        let d = decode_repaired(lines, &mut repairs, &counted, &spec, buf)?;
+        let d = decode_repaired(completion, lines, &mut repairs, &counted, &spec, buf)?;
         findings.short_rows = d
             .notes
             .iter()
@@ -289,6 +289,7 @@ pub(crate) fn decode_reply_guided<'c>(
 /// The TOON repairs that need the text, then a lenient decode for the rest,
 /// of the repaired text written once into `buf`, which what is decoded borrows.
 fn decode_repaired<'b>(
+    completion: &str,
     mut lines: Vec<Cow<'_, str>>,
     repairs: &mut Vec<Repair>,
     counted: &[usize],
@@ -339,6 +340,24 @@ fn decode_repaired<'b>(
     };
     match outcome {
         Ok(d) => {
+            // A header that promised values and has none (the reply ended after
+            // it, or the model wrote none): its count corrected would read
+            // "found nothing". Refused once the rest reads, so that an error
+            // further on (rows at the margin) is the one named.
+            if let Some((line, declared)) = d.notes.iter().find_map(|n| match n {
+                Note::Count {
+                    line,
+                    declared,
+                    actual: 0,
+                } if !counted.contains(line) => Some((*line, *declared)),
+                _ => None,
+            }) {
+                return Err(ParseError::new(
+                    ParseErrorKind::Syntax,
+                    Some(line),
+                    format!("the header declares {declared} value(s) and none follow; write them under it, or declare `[0]` if there are none"),
+                ));
+            }
             // A placeholder's count is reported as the placeholder's repair.
             let notes = d
                 .notes
@@ -347,7 +366,7 @@ fn decode_repaired<'b>(
             repairs.extend(notes.cloned().map(note_to_repair));
             Ok(d)
         }
-        Err((e, lines)) => Err(classify(e, &lines)),
+        Err((e, lines)) => Err(classify(e, &lines, completion)),
     }
 }
 
@@ -431,16 +450,23 @@ fn note_to_repair(note: Note) -> Repair {
     }
 }
 
-/// Turns the spec decoder's error into the reply decoder's: a problem on the
-/// last line of a reply means it was cut off; an indentation problem left after
-/// re-levelling means the nesting is ambiguous.
-fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
+/// Turns the spec decoder's error into the reply decoder's: a string or a
+/// bracket left open on the last line of a reply means it was cut off; an
+/// indentation problem left after re-levelling means the nesting is ambiguous.
+fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseError {
     use DecodeErrorKind as K;
     let last = lines
         .iter()
         .rposition(|l| !is_blank(l))
         .map_or(0, |i| i + 1);
-    let on_last_line = e.line() == last;
+    // The last line of the reply as the model wrote it: a closing fence or
+    // prose after the document shows the reply went on past the error.
+    let reply_last = crate::lines::raw_lines(completion)
+        .enumerate()
+        .filter(|(_, l)| !is_blank(l))
+        .last()
+        .map_or(0, |(i, _)| i + 1);
+    let on_last_line = e.line() == last && last == reply_last;
     let open_bracket = on_last_line
         && lines
             .get(last.wrapping_sub(1))
@@ -449,9 +475,9 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
         // What the text itself shows to be cut: a quoted string or a header left
         // open on the last line. Anything else there may be the model's own
         // mistake; the finish reason decides (see `finish`).
-        K::UnterminatedString | K::InvalidEscape | K::InvalidHeader if on_last_line => {
-            ParseErrorKind::Truncated
-        }
+        // A header that is whole but malformed (`tags[two]: a,b`) is the
+        // model's; one cut before its end leaves a bracket open.
+        K::UnterminatedString | K::InvalidEscape if on_last_line => ParseErrorKind::Truncated,
         _ if open_bracket => ParseErrorKind::Truncated,
         K::DepthLimit => ParseErrorKind::LimitExceeded,
         K::Indentation | K::UnexpectedIndent => {
@@ -474,18 +500,22 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>]) -> ParseError {
     }
 }
 
-/// Is the 1-based `line` a row written no deeper than the table header just
-/// above it, which expects rows?
+/// Is the 1-based `line` a row written outside the table just above it, which
+/// expects rows: no deeper than its header, or less deep than its last row?
 fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
     use crate::reply::layout::indent_of;
     let Some(row) = lines.get(line.wrapping_sub(1)) else {
         return false;
     };
-    let Some(above) = lines[..line - 1].iter().rev().find(|l| !is_blank(l)) else {
+    let Some(above) = (0..line - 1).rev().find(|&i| !is_blank(&lines[i])) else {
         return false;
     };
-    indent_of(row) <= indent_of(above)
-        && strip::table_header(above).is_some_and(|(rows, _)| rows > 0)
+    let outside = if strip::table_header(&lines[above]).is_some() {
+        indent_of(row) <= indent_of(&lines[above])
+    } else {
+        indent_of(row) < indent_of(&lines[above])
+    };
+    outside && strip::expecting_rows(lines, above).is_some()
 }
 
 /// A line that opens a bracket or brace outside quotes and never closes it: a

@@ -19,7 +19,8 @@ pub enum RepairKind {
     StrippedReasoning,
     /// A `<tool_call>` or `</tool_call>` wrapper was dropped.
     StrippedToolCall,
-    /// A declared `[N]` that disagreed with the values present was corrected.
+    /// A declared `[N]` that disagreed with the values present was corrected
+    /// (never to zero: a header over no values is refused, not read as none).
     CorrectedLength,
     /// A header written without its colon got it back; with a type, also a
     /// known key written without its colon.

@@ -300,22 +300,37 @@ pub(crate) fn table_header(line: &str) -> Option<(usize, char)> {
 /// header declares)? A cell of backticks or a tag is data there; once the
 /// rows are all there, a fence indented like them closes the block.
 fn in_table(lines: &[Cow<'_, str>], i: usize, expected: bool) -> bool {
+    table_of(lines, i).is_some_and(|(rows, declared, _)| !expected || rows < declared)
+}
+
+/// The table line `i` is a row of, if it is one (see [`in_table`]): the rows
+/// before it, the rows its header declares, and its delimiter.
+fn table_of(lines: &[Cow<'_, str>], i: usize) -> Option<(usize, usize, char)> {
     let depth = indent_of(&lines[i]);
     if depth == 0 {
-        return false;
+        return None;
     }
     let mut rows = 0;
     for line in lines[..i].iter().rev().filter(|l| !is_blank(l)) {
         match indent_of(line) {
             d if d == depth => rows += 1,
             d if d < depth => {
-                return table_header(line)
-                    .is_some_and(|(declared, _)| !expected || rows < declared);
+                return table_header(line).map(|(declared, delim)| (rows, declared, delim))
             }
-            _ => return false,
+            _ => return None,
         }
     }
-    false
+    None
+}
+
+/// The delimiter of the table that still expects rows after line `i`: `i` is
+/// its header, or a row with more declared after it.
+pub(crate) fn expecting_rows(lines: &[Cow<'_, str>], i: usize) -> Option<char> {
+    match table_header(&lines[i]) {
+        Some((declared, delim)) => (declared > 0).then_some(delim),
+        None => table_of(lines, i)
+            .and_then(|(rows, declared, delim)| (rows + 1 < declared).then_some(delim)),
+    }
 }
 
 fn blank_prose(lines: &mut [Cow<'_, str>], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
@@ -387,16 +402,17 @@ fn strip_trailing_prose(
     if !(set_apart || ends_sentence) || significant.first() == Some(&first) {
         return;
     }
-    // Right under a table's header that expects rows, lines holding its
-    // delimiter are its rows written without their indentation: for the
-    // decoder to read or refuse, never to drop.
-    let under_table = first > 0
-        && match table_header(&lines[first - 1]) {
-            Some((rows, delim)) if rows > 0 => run
-                .iter()
-                .all(|&i| find_unquoted(&lines[i], |c| c == delim).is_some()),
-            _ => false,
-        };
+    // Under a table that expects rows (after its header or a row, blank
+    // lines aside), lines holding its delimiter are its rows written without
+    // their indentation: for the decoder to read or refuse, never to drop.
+    let under_table = (0..first)
+        .rev()
+        .find(|&i| !is_blank(&lines[i]))
+        .and_then(|above| expecting_rows(lines, above))
+        .is_some_and(|delim| {
+            run.iter()
+                .all(|&i| find_unquoted(&lines[i], |c| c == delim).is_some())
+        });
     if under_table {
         return;
     }
