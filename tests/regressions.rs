@@ -342,3 +342,24 @@ fn a_header_that_promised_values_and_has_none_is_refused() {
         json!({"tags": ["a", "b"]})
     );
 }
+
+#[test]
+fn a_tool_call_tag_is_stripped_only_where_it_wraps() {
+    // As data, the same whether or not another repair runs (`[3]` over two values).
+    for (reply, b) in [
+        ("tags[2]: a,b\nb: x</tool_call>", "x</tool_call>"),
+        ("tags[3]: a,b\nb: x</tool_call>", "x</tool_call>"),
+        ("tags[3]: a,b\nb: <tool_call>", "<tool_call>"),
+    ] {
+        assert_eq!(decode_reply(reply).unwrap()["b"], json!(b), "{reply}");
+    }
+    // Wrapping: an opening tag that starts a line, a closing one that closes it.
+    assert_eq!(
+        decode_reply("<tool_call>tags[2]: a,b\nb: x</tool_call>").unwrap(),
+        json!({"tags": ["a", "b"], "b": "x"})
+    );
+    assert_eq!(
+        decode_reply("tags[2]: a,b\n</tool_call>").unwrap(),
+        json!({"tags": ["a", "b"]})
+    );
+}

@@ -185,9 +185,12 @@ fn strip_tool_calls(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     }
 }
 
-/// The tool-call tags that wrap this line, to strip: every one, except on a
-/// row of a table (`row`), where a tag is data unless it closes a wrapper the
-/// reply opened (`  2,Bob</tool_call>`). `open` counts the wrappers open.
+/// The tool-call tags that wrap this line, to strip: an opening tag that
+/// starts the line, and a closing tag that closes a wrapper the reply opened
+/// or stands alone on its line. On a row of a table (`row`) only the closing
+/// tag of an open wrapper is stripped (`  2,Bob</tool_call>`). Any other tag is
+/// data (`note: x</tool_call>` with no wrapper open, `example: <tool_call>`),
+/// as it is when the reply reads as it stands. `open` counts the wrappers open.
 pub(crate) fn wrapper_tags(
     line: &str,
     row: impl FnOnce() -> bool,
@@ -198,13 +201,18 @@ pub(crate) fn wrapper_tags(
         return tags;
     }
     let row = row();
+    let t = line.trim();
     let mut out = Vec::new();
     for tag in tags {
-        let closing = tag.starts_with("</");
-        if row && !(closing && *open > 0) {
+        let strip = if tag.starts_with("</") {
+            *open > 0 || (t == tag && !row)
+        } else {
+            !row && t.starts_with(tag)
+        };
+        if !strip {
             continue;
         }
-        if closing {
+        if tag.starts_with("</") {
             *open = open.saturating_sub(1);
         } else {
             *open += 1;
