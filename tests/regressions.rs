@@ -363,3 +363,24 @@ fn a_tool_call_tag_is_stripped_only_where_it_wraps() {
         json!({"tags": ["a", "b"]})
     );
 }
+
+#[test]
+fn a_root_header_with_the_prompts_placeholder_is_toon_not_json() {
+    #[derive(Debug, PartialEq, Toon)]
+    struct Row {
+        name: String,
+        n: u32,
+    }
+    // What the prompt shows a list reply as, copied with its placeholder.
+    assert_eq!(<Vec<Row>>::toon_header(), "[N]{name,n}:");
+    let reply = <Vec<Row>>::from_toon_with_report("[N]{name,n}:\n  a,1\n  b,2").unwrap();
+    assert_eq!(reply.value.len(), 2);
+    assert_eq!(
+        reply.repairs[0].kind,
+        toon_core::RepairKind::CompletedHeader
+    );
+    assert_eq!(
+        <Vec<String>>::from_toon("[N]: a,b").unwrap(),
+        vec!["a".to_owned(), "b".to_owned()]
+    );
+}

@@ -27,9 +27,15 @@ pub(crate) fn opens_json(line: &str) -> bool {
 
 /// `[3]: a,b`, `[2:]{..}:`, `[2|]`, or a header cut after its length (`[2:`):
 /// a length and then `]`, `:`, `|`, a tab or nothing is TOON; `[2, 3]` is JSON.
+/// So is the prompt's placeholder copied (`[N]{name,n}:`), which no JSON is.
 pub(crate) fn is_toon_bracket(line: &str) -> bool {
     if line.trim_end() == "[]" || matches!(parse_header(line, 8), HeaderParse::Header(_)) {
         return true;
+    }
+    if let Some((inside, _)) = line[1..].split_once(']') {
+        if super::layout::is_placeholder(inside.trim_end_matches(['|', '\t'])) {
+            return true;
+        }
     }
     let rest = &line[1..];
     let after = rest.trim_start_matches(|c: char| c.is_ascii_digit());

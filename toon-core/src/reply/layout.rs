@@ -162,6 +162,12 @@ pub(crate) fn relevel_by_context(lines: &mut [Cow<'_, str>]) -> Result<usize, us
 /// writes `[N]`; models also copy it as `[n]`, `[#]` or `[count]`.
 const PLACEHOLDERS: [&str; 4] = ["N", "n", "#", "count"];
 
+/// Is `word` (what a header's brackets hold, its delimiter aside) the
+/// prompt's placeholder for a count?
+pub(crate) fn is_placeholder(word: &str) -> bool {
+    PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(word))
+}
+
 /// `violations[N]{a,b}:` → `violations[0]{a,b}:`, and likewise on inline lists
 /// and list-item headers, with or without the colon: the prompt's placeholder
 /// for the count is replaced by a count the decoder then corrects to the items
@@ -205,7 +211,7 @@ pub(crate) fn count_placeholders(
             Some(w) => (w, &inside[w.len()..]),
             None => (inside, ""),
         };
-        if !PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(word)) {
+        if !is_placeholder(word) {
             continue;
         }
         let at = indent + lead + open;
