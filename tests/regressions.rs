@@ -384,3 +384,31 @@ fn a_root_header_with_the_prompts_placeholder_is_toon_not_json() {
         vec!["a".to_owned(), "b".to_owned()]
     );
 }
+
+#[test]
+fn a_row_with_a_colon_in_its_first_cell_is_refused_with_what_to_quote() {
+    for (reply, line, cell) in [
+        (
+            "events[2]{time,event}:\n  10:30,start\n  11:00,stop",
+            2,
+            "10:30",
+        ),
+        (
+            "events[2]{time,event}:\n  \"10:30\",start\n  11:00,stop",
+            3,
+            "11:00",
+        ),
+    ] {
+        // Read as a record of keys `10` and `11` before: keys the header never names.
+        let e = decode_reply(reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+        assert_eq!(e.line(), Some(line));
+        assert!(e.to_string().contains(&format!("(`\"{cell}\"`)")), "{e}");
+    }
+    // Records whose keys are the header's fields are still read as its rows.
+    assert_eq!(
+        decode_reply("events[2]{time,event}:\n  time: a\n  event: start\n  time: b\n  event: stop")
+            .unwrap(),
+        json!({"events": [{"time": "a", "event": "start"}, {"time": "b", "event": "stop"}]})
+    );
+}

@@ -88,6 +88,14 @@ impl<'a> Forgive<'a> for Forgiving {
                 break; // nested values are not records of primitives
             }
             let key = key(&line, trim_spaces(&line.content[..colon]))?;
+            // Under a field list, a key it does not name is no record's: a row
+            // with a colon in its first cell (`10:30,start`) for the decoder to refuse.
+            if fields.is_some_and(|fields| !fields.iter().any(|f| f.name == key)) {
+                if records.is_empty() && current.is_empty() {
+                    return Ok(None);
+                }
+                break;
+            }
             if current.contains_key(&key) || (line.blank_before().is_some() && !current.is_empty())
             {
                 records.push((record_line, std::mem::take(&mut current)));

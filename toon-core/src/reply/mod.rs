@@ -481,6 +481,14 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
         _ if open_bracket => ParseErrorKind::Truncated,
         K::DepthLimit => ParseErrorKind::LimitExceeded,
         K::Indentation | K::UnexpectedIndent => {
+            if let Some((row, cell)) = colon_in_row(lines, e.line()) {
+                return ParseError::new(
+                    ParseErrorKind::Syntax,
+                    Some(e.line()),
+                    format!("`{}` is a row with a colon in its first cell, which makes it read as a key: quote that cell (`\"{cell}\"`)", crate::lex::clip(row)),
+                )
+                .with_source(e);
+            }
             return ambiguous(e.line(), e.message()).with_source(e);
         }
         _ => ParseErrorKind::Syntax,
@@ -516,6 +524,18 @@ fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
         indent_of(row) < indent_of(&lines[above])
     };
     outside && strip::expecting_rows(lines, above).is_some()
+}
+
+/// The 1-based `line` and its first cell, if it is where a table expects a
+/// row and reads as one but for an unquoted colon in that cell (`10:30,start`).
+fn colon_in_row<'l>(lines: &'l [Cow<'_, str>], line: usize) -> Option<(&'l str, &'l str)> {
+    let row = lines.get(line.wrapping_sub(1))?;
+    let above = (0..line - 1).rev().find(|&i| !is_blank(&lines[i]))?;
+    let delim = strip::expecting_rows(lines, above)?;
+    let content = row.trim();
+    let colon = crate::lex::find_unquoted(content, |c| c == ':')?;
+    let end = crate::lex::find_unquoted(content, |c| c == delim).filter(|&d| colon < d)?;
+    Some((content, content[..end].trim()))
 }
 
 /// A line that opens a bracket or brace outside quotes and never closes it: a
