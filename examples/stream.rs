@@ -63,6 +63,11 @@ pub fn run<'a>(
                 StreamEvent::Field { key, value, .. } => {
                     let _ = writeln!(out, "{key}: {value}");
                 }
+                // The lines so far were reasoning or prose, not the answer.
+                StreamEvent::Withdrawn => {
+                    seen.clear();
+                    let _ = writeln!(out, "(withdrawn: the lines above were not the answer)");
+                }
                 _ => {}
             }
         }

@@ -255,3 +255,53 @@ fn a_struct_of_delimited_fields_alone_reads_its_blocks() {
     let e = Essay::from_toon("").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::EmptyCompletion);
 }
+
+#[test]
+fn a_block_streams_wherever_the_whole_reply_finds_it_and_once() {
+    // After a closing fence, and within reasoning: the whole reply cuts a
+    // block out before anything else, so the stream streams it there too.
+    for reply in [
+        "```toon\nfound: true\ncitations[2]: 2,5\ncaveats: null\n```\n<answer>\nParis.\n</answer>\n",
+        "<think>\n<answer>\nParis.\n</answer>\n</think>\nfound: true\ncitations[2]: 2,5\ncaveats: null\n",
+    ] {
+        let whole = Sourced::from_toon(reply).unwrap();
+        assert_eq!(whole.answer, "Paris.");
+        for size in [1, 3, 64] {
+            let mut stream = ToonStream::<Sourced>::new();
+            let mut text = String::new();
+            let chars: Vec<char> = reply.chars().collect();
+            for chunk in chars.chunks(size) {
+                for e in stream.push(&chunk.iter().collect::<String>()) {
+                    if let StreamEvent::Text { delta, .. } = e {
+                        text.push_str(&delta);
+                    }
+                }
+            }
+            stream.end();
+            assert_eq!(text, whole.answer, "{reply:?} by {size}");
+            assert_eq!(stream.finish().unwrap().value, whole);
+        }
+    }
+}
+
+#[test]
+fn a_long_line_is_looked_at_once_for_an_opening_tag() {
+    // Each push used to search the whole unread line for a tag: a 2 MB line
+    // fed 4 bytes at a time took minutes. Read as the whole reply reads it.
+    let reply = format!(
+        "caveats: {}\nfound: true\ncitations[0]:\n<answer>\nx\n</answer>\n",
+        "a".repeat(2 << 20)
+    );
+    let mut stream = ToonStream::<Sourced>::new();
+    let started = std::time::Instant::now();
+    for at in (0..reply.len()).step_by(4) {
+        stream.push(&reply[at..(at + 4).min(reply.len())]);
+    }
+    stream.end();
+    assert_eq!(stream.finish().unwrap().value.answer, "x");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -72,10 +72,19 @@ fn same<T: Toon + PartialEq + std::fmt::Debug>(
     }
 }
 
-/// The emitted items grouped by key, in order.
+/// The events that stand: those after the last `Withdrawn`.
+fn standing(events: &[StreamEvent]) -> &[StreamEvent] {
+    let from = events
+        .iter()
+        .rposition(|e| matches!(e, StreamEvent::Withdrawn))
+        .map_or(0, |i| i + 1);
+    &events[from..]
+}
+
+/// The emitted items that stand grouped by key, in order.
 fn items(events: &[StreamEvent]) -> BTreeMap<String, Vec<Value>> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for e in events {
+    for e in standing(events) {
         if let StreamEvent::Item {
             key,
             index,
@@ -137,7 +146,7 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
                     };
                     assert_eq!(&Value::Array(list), whole, "{}: records of `{key}`", c.name);
                 }
-                for e in &events {
+                for e in standing(&events) {
                     if let StreamEvent::Field { key, value, .. } = e {
                         assert_eq!(
                             value,
@@ -662,4 +671,137 @@ fn rows_of_nested_field_groups_stream_as_their_records() {
         assert_eq!(rows, x.segments, "{sizes:?}");
         assert_eq!(finished.unwrap().value, x);
     }
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+#[toon(rename_all = "lowercase")]
+enum Prio {
+    Low,
+    High,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Task {
+    title: String,
+    prio: Prio,
+    note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Plan {
+    goal: String,
+    tasks: Vec<Task>,
+    done: bool,
+}
+
+/// Streams `reply` in every splitting: `finish` is `from_toon`, and every
+/// standing event of `tasks` is the final value's record at its index.
+/// Returns the events of one splitting.
+fn plan_events(reply: &str) -> Vec<StreamEvent> {
+    let whole = Plan::from_toon_with_report(reply);
+    let mut last = Vec::new();
+    for sizes in splittings() {
+        let (events, finished) = stream::<Plan>(reply, &sizes);
+        assert!(
+            same(&finished, &whole),
+            "{reply:?} in chunks {:?}",
+            &sizes[..1]
+        );
+        let plan = finished.unwrap().value;
+        for e in standing(&events) {
+            if let StreamEvent::Item {
+                key,
+                index,
+                element,
+            } = e
+            {
+                assert_eq!(key, "tasks");
+                assert_eq!(
+                    element.decode::<Task>().unwrap(),
+                    plan.tasks[*index],
+                    "{reply:?}: event {index}"
+                );
+            }
+        }
+        last = events;
+    }
+    last
+}
+
+#[test]
+fn reasoning_that_only_a_bare_think_tag_closes_is_withdrawn() {
+    // The chat template opened the reasoning: the reply shows only `</think>`.
+    let reply = "The user wants a plan. Draft:\ntasks[1]{title,prio,note}:\n  draft,low,x\n</think>\n\ngoal: ship\ntasks[2]{title,prio,note}:\n  write,high,\n  test,low,null\ndone: false\n";
+    let events = plan_events(reply);
+    let withdrawn = events
+        .iter()
+        .position(|e| matches!(e, StreamEvent::Withdrawn))
+        .expect("the draft's row is withdrawn");
+    assert!(
+        matches!(&events[0], StreamEvent::Item { element, .. } if element.decode::<Task>().unwrap().title == "draft")
+    );
+    assert_eq!(items(&events)["tasks"].len(), 2, "{events:?}");
+    assert_eq!(withdrawn, 1);
+    // A `</think>` as a row's cell is data, not the end of reasoning.
+    let events =
+        plan_events("goal: ship\ntasks[1]{title,prio,note}:\n  </think>,low,x\ndone: true\n");
+    assert!(!events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)));
+}
+
+#[test]
+fn prose_before_a_fenced_block_is_withdrawn() {
+    let doc = "goal: ship\ntasks[2]{title,prio,note}:\n  write,high,\n  test,low,null\ndone: false\n```\n";
+    // A label read as a key, then the fence: nothing to withdraw.
+    let events = plan_events(&format!("Output:\n```toon\n{doc}"));
+    assert!(!events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)));
+    assert_eq!(items(&events)["tasks"].len(), 2);
+    // A sentence read as a field, then a fence naming its language.
+    let events = plan_events(&format!("Summary: two tasks.\n```toon\n{doc}"));
+    assert!(matches!(&events[1], StreamEvent::Withdrawn), "{events:?}");
+    assert_eq!(items(&events)["tasks"].len(), 2);
+    // A bare fence after the document's events closes it.
+    let events =
+        plan_events("goal: ship\ntasks[1]{title,prio,note}:\n  write,high,\ndone: false\n```\n");
+    assert!(!events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)));
+    assert_eq!(items(&events)["tasks"].len(), 1);
+}
+
+#[test]
+fn a_row_wider_than_its_header_leaves_its_table_to_finish() {
+    // The whole reply widens a header only where every row is wider: a row
+    // cannot tell, so from it on the table streams nothing.
+    for reply in [
+        "goal: ship\ntasks[2]{title,prio}:\n  write,high,extra\n  test,low\ndone: false\n",
+        "goal: ship\ntasks[2]{title,prio}:\n  write,high\n  test,low,extra\ndone: false\n",
+        "goal: ship\ntasks[2]{title,prio}:\n  write,high,a\n  test,low,b\ndone: false\n",
+    ] {
+        let events = plan_events(reply);
+        assert!(
+            items(&events).get("tasks").map_or(0, Vec::len) <= 1,
+            "{reply:?}"
+        );
+    }
+}
+
+#[test]
+fn fenced_json_streams_no_events() {
+    let reply = "```json\n{\n\"goal\": \"ship\",\n\"tasks\": [{\"title\": \"write\", \"prio\": \"high\", \"note\": null}],\n\"done\": false\n}\n```\n";
+    assert_eq!(Plan::from_toon(reply).unwrap().tasks.len(), 1);
+    assert!(plan_events(reply).is_empty());
+}
+
+#[test]
+fn a_cell_starting_with_a_unicode_space_keeps_it() {
+    #[derive(Debug, Clone, PartialEq, Toon)]
+    struct Named {
+        name: String,
+        id: u32,
+    }
+    let reply = "[2]{name,id}:\n  Ada,1\n  \u{a0}Bob,2\n";
+    let (events, finished) = stream::<Vec<Named>>(reply, &[3]);
+    assert_eq!(finished.unwrap().value[1].name, "\u{a0}Bob");
+    let StreamEvent::Item { element, .. } = &events[1] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(element.decode::<Named>().unwrap().name, "\u{a0}Bob");
 }

@@ -141,17 +141,26 @@ async fn run(server: &str) -> Result<(), Failure> {
         }
         let delta = choice["delta"]["content"].as_str().unwrap_or("");
         for event in stream.push(delta) {
-            if let StreamEvent::Item { index, .. } = &event {
-                let object: Object = event.decode()?;
-                println!("streamed row {index}: {object:?}");
-                rows += 1;
+            match &event {
+                StreamEvent::Item { index, .. } => {
+                    let object: Object = event.decode()?;
+                    println!("streamed row {index}: {object:?}");
+                    rows += 1;
+                }
+                // The rows so far were not the answer's.
+                StreamEvent::Withdrawn => rows = 0,
+                _ => {}
             }
         }
     }
     for event in stream.end() {
-        if let StreamEvent::Item { index, .. } = &event {
-            println!("streamed row {index}: {:?}", event.decode::<Object>()?);
-            rows += 1;
+        match &event {
+            StreamEvent::Item { index, .. } => {
+                println!("streamed row {index}: {:?}", event.decode::<Object>()?);
+                rows += 1;
+            }
+            StreamEvent::Withdrawn => rows = 0,
+            _ => {}
         }
     }
     let scene = stream.finish_with(finish)?.value;

@@ -45,6 +45,14 @@ pub enum Event {
         /// [`Event::decode`]), or as JSON with [`Element::value`].
         element: Element,
     },
+    /// Every `Field` and `Item` event before this one is withdrawn: the lines
+    /// they came from turned out not to be the document. Reasoning that a
+    /// `</think>` closes with no `<think>` in the reply (the chat template
+    /// opened it), or prose before a fenced block (` ```toon `), reads like a
+    /// document until the line that shows what it was. Discard what those
+    /// events gave; the document's events follow, its arrays from index 0.
+    /// (`Text` events stand: a delimited block is the reply's wherever it is.)
+    Withdrawn,
 }
 
 impl Event {
@@ -62,6 +70,11 @@ impl Event {
                 E::__from_node(Node::from(Value::String(delta.clone())), &mut Cx::default())
             }
             Event::Item { element, .. } => element.decode(),
+            Event::Withdrawn => Err(ParseError::new(
+                ParseErrorKind::InvalidValue,
+                None,
+                "a withdrawn event holds no value: it says to discard the events before it",
+            )),
         }
     }
 }
@@ -72,7 +85,7 @@ impl Event {
         match self {
             Event::Field { repairs, .. } => repairs.push(repair),
             Event::Item { element, .. } => element.repairs.push(repair),
-            Event::Text { .. } => {}
+            Event::Text { .. } | Event::Withdrawn => {}
         }
     }
 }

@@ -14,14 +14,17 @@
 //! - every element of a top-level inline array (`tags[3]: a,b,c`), when its line ends.
 //!
 //! Reasoning blocks, an opening fence and leading prose are skipped as they
-//! stream. A table row that reads as it stands (most rows) is kept as its text
+//! stream. Where a later line shows that earlier ones were not the document
+//! (a `</think>` the reply never opened, a fence naming its language after
+//! prose that read as fields), the stream yields [`Event::Withdrawn`]: the
+//! events before it are void. A table row that reads as it stands (most rows) is kept as its text
 //! in an [`Element`] and read into a type only when asked (a [`ToonStream`]
 //! also reads it into its type once, for `finish`); any other line is read by the same code as
 //! the whole reply (the header and that one line, through the same repairs),
 //! and its event carries those repairs, placed on the completion's lines. A
 //! table row the type cannot read, which the whole reply drops (a
 //! `dropped_row` repair), has no event and no index. So a successful
-//! [`finish`](ToonStream::finish) never contradicts an event: the final value
+//! [`finish`](ToonStream::finish) never contradicts an event that stands: the final value
 //! holds every emitted record, in order, each at its event's index. Repairs that need the
 //! whole reply (a count, trailing prose, the indentation unit) are decided at
 //! `finish`. A block the stream cannot decide line by line (records written as
@@ -93,6 +96,8 @@ pub struct ToonStream<T> {
     /// The root's delimited prose fields, and the block being streamed.
     prose_names: Vec<&'static str>,
     prose: Option<ProseBlock>,
+    /// The start of the line last found to open no block, while it is unread.
+    prose_checked: Option<usize>,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -146,6 +151,7 @@ impl<T: Toon> ToonStream<T> {
             keep_text,
             prose_names,
             prose: None,
+            prose_checked: None,
             _type: PhantomData,
         }
     }
@@ -157,7 +163,7 @@ impl<T: Toon> ToonStream<T> {
         self.text.push_str(chunk);
         // Nothing is decided before a line ends, unless prose blocks stream:
         // most chunks end here, so this much is inlined at the caller.
-        if self.prose_names.is_empty() {
+        if self.prose_names.is_empty() && self.prose.is_none() {
             match find_newline(chunk.as_bytes()) {
                 None => return Vec::new(),
                 // The line's end is found: it is not searched for again.
@@ -206,6 +212,8 @@ impl<T: Toon> ToonStream<T> {
     /// Drops the lines already read, whose events are decided.
     fn drop_decided(&mut self) {
         self.text.drain(..self.scanned);
+        // The line checked, if it is still the one unread, now starts at 0.
+        self.prose_checked = self.prose_checked.filter(|&c| c == self.scanned).map(|_| 0);
         self.dropped += self.scanned;
         self.searched = self.searched.saturating_sub(self.scanned);
         self.scanned = 0;
@@ -267,21 +275,33 @@ impl<T: Toon> ToonStream<T> {
     }
 
     /// A delimited field's opening tag at the start of the next line: the
-    /// block opens, and its text streams from right after the tag.
+    /// block opens, and its text streams from right after the tag. As the
+    /// whole reply cuts its blocks out before anything else, wherever they
+    /// are, a block opens in any part of the reply, once per field.
     fn prose_opens(&mut self, events: &mut Vec<Event>) -> bool {
-        if !self.reader.in_reply() || self.prose_names.is_empty() {
+        // A line known not to open a block is not looked at again as it grows.
+        if self.prose_names.is_empty() || self.prose_checked == Some(self.scanned) {
             return false;
         }
         // Only the next line: the lines after it are not read yet.
         let rest = &self.text[self.scanned..];
-        let first = rest.find('\n').map_or(rest, |end| &rest[..end]);
-        let Some((key, body)) = self
-            .prose_names
-            .iter()
-            .find_map(|name| super::delimited::opening(first, name).map(|(_, body)| (*name, body)))
-        else {
+        let end = find_newline(rest.as_bytes());
+        let first = end.map_or(rest, |end| &rest[..end]);
+        let found = self.prose_names.iter().enumerate().find_map(|(i, name)| {
+            super::delimited::opening(first, name).map(|(_, body)| (i, *name, body))
+        });
+        let Some((i, key, body)) = found else {
+            let content = first.trim_start_matches([' ', '\t']);
+            let may_open = self
+                .prose_names
+                .iter()
+                .any(|name| tag_prefix(content, name));
+            if end.is_some() || !(content.is_empty() || may_open) {
+                self.prose_checked = Some(self.scanned);
+            }
             return false;
         };
+        self.prose_names.remove(i);
         self.reader.close_block(events);
         self.scanned += body;
         self.prose = Some(ProseBlock {
@@ -338,6 +358,18 @@ impl<T: Toon> ToonStream<T> {
         }
         closed
     }
+}
+
+/// Is `content` the start of `<name>`, so that more of the line may make it one?
+fn tag_prefix(content: &str, name: &str) -> bool {
+    let Some(rest) = content.strip_prefix('<') else {
+        return false;
+    };
+    rest.len() <= name.len() + 1
+        && rest
+            .bytes()
+            .zip(name.bytes().chain(std::iter::once(b'>')))
+            .all(|(a, b)| a == b)
 }
 
 /// The first line break in `text`. Chunks and the ends of lines left to search

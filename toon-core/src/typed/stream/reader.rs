@@ -80,6 +80,26 @@ pub(super) struct Reader {
     cells: Vec<Scalar<'static>>,
     /// Tool-call wrappers opened and not yet closed.
     open_tags: usize,
+    /// What the reasoning rules need to know of the lines so far: see `Think`.
+    think: Think,
+    /// Whether a `Field` or `Item` event came from the lines so far, which a
+    /// `Withdrawn` event would void.
+    emitted: bool,
+}
+
+/// Reasoning as the whole reply strips it: a block the first line opens, or
+/// (when no `<think>` opens the reply) everything up to the first `</think>`,
+/// once a line starts with one.
+#[derive(Debug, Default)]
+struct Think {
+    /// A significant line was read: whether the reply opened with `<think>` is known.
+    started: bool,
+    /// The reply's first significant line opened a `<think>` block.
+    opened: bool,
+    /// A `</think>` in the middle of a line, before any line starts with one.
+    closed_mid_line: bool,
+    /// A line starting with `</think>` withdrew what came before it.
+    withdrawn: bool,
 }
 
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
@@ -117,6 +137,8 @@ impl Reader {
             ahead: ahead.then(Vec::new),
             cells: Vec::new(),
             open_tags: 0,
+            think: Think::default(),
+            emitted: false,
         }
     }
 
@@ -148,11 +170,6 @@ impl Reader {
         &self.options
     }
 
-    /// Is the reader where a delimited prose block may open?
-    pub(super) fn in_reply(&self) -> bool {
-        !matches!(self.phase, Phase::Thinking | Phase::After)
-    }
-
     /// `n` line breaks were passed without being read as lines (prose text).
     pub(super) fn skip_breaks(&mut self, n: usize) {
         self.line += n;
@@ -162,10 +179,65 @@ impl Reader {
     pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Vec<Event>) {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
+        let before = events.len();
         if let Some(content) = self.plain_row(line) {
-            return self.row(content, events);
+            self.row(content, events);
+        } else {
+            self.read(line, events);
         }
-        self.read(line, events);
+        self.emitted |= events[before..]
+            .iter()
+            .any(|e| !matches!(e, Event::Withdrawn));
+    }
+
+    /// The lines read so far were not the document: voids their events (if
+    /// any came) and what was kept of them, and reads on as from the start.
+    fn withdraw(&mut self, events: &mut Vec<Event>) {
+        if std::mem::take(&mut self.emitted) {
+            events.push(Event::Withdrawn);
+        }
+        // An open list item is dropped with the rest, not emitted.
+        self.block = Block::Opaque;
+        self.open_tags = 0;
+        if let Some(ahead) = &mut self.ahead {
+            ahead.clear();
+        }
+    }
+
+    /// A line starting with `</think>` when no `<think>` opened the reply:
+    /// all before it was reasoning. Whether the line was taken so.
+    fn closes_reasoning(
+        &mut self,
+        line: &str,
+        row_of_table: bool,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        if !self.think.started && !line.trim().is_empty() {
+            self.think.started = true;
+            self.think.opened = line.trim_start().starts_with(THINK_OPEN);
+        }
+        if self.think.opened || self.think.withdrawn || !line.contains(THINK_CLOSE) {
+            return false;
+        }
+        let Some(rest) = line
+            .trim_start()
+            .strip_prefix(THINK_CLOSE)
+            .filter(|_| !row_of_table)
+        else {
+            self.think.closed_mid_line = true;
+            return false;
+        };
+        self.think.withdrawn = true;
+        self.withdraw(events);
+        if self.think.closed_mid_line {
+            // The reasoning ended at an earlier `</think>` in the middle of a
+            // line: what follows it is for `finish` to read.
+            self.phase = Phase::After;
+            return true;
+        }
+        self.phase = Phase::Before;
+        self.read(rest, events);
+        true
     }
 
     /// The line most of a long reply is made of, told apart cheaply: in the
@@ -201,6 +273,9 @@ impl Reader {
         // table that begins or ends like one is data there, and so here.
         let row_of_table = matches!(self.block, Block::Table { .. })
             && matches!(self.phase, Phase::Document { base, .. } if base != usize::MAX && indent_of(line) > base);
+        if self.closes_reasoning(line, row_of_table, events) {
+            return;
+        }
         let tags = wrapper_tags(line, || row_of_table, &mut self.open_tags);
         if !tags.is_empty() {
             let mut bare = line.to_owned();
@@ -258,7 +333,24 @@ impl Reader {
             return;
         }
         if is_fence(t) {
+            // Outside a fence, a fence opens the block the whole reply reads
+            // (what came before was prose) where it names a language or
+            // nothing was emitted yet; a bare one after events closes the
+            // document (its opening fence left out), as it does at its end.
+            if !fenced && (t.len() > 3 || !self.emitted) {
+                self.withdraw(events);
+                self.phase = Phase::Document {
+                    base: usize::MAX,
+                    fenced: true,
+                };
+                return;
+            }
             self.close_block(events);
+            self.phase = Phase::After;
+            return;
+        }
+        // The first line of a fenced block: JSON is decided at `finish`.
+        if base == usize::MAX && opens_json(t) {
             self.phase = Phase::After;
             return;
         }
@@ -274,7 +366,7 @@ impl Reader {
         };
         if depth <= base {
             self.close_block(events);
-            self.top_level(trim_spaces(line.trim_start()), events);
+            self.top_level(trim_spaces(line), events);
         } else {
             self.inner(line, depth, events);
         }
@@ -367,7 +459,7 @@ impl Reader {
         match &mut self.block {
             Block::Opaque => {}
             Block::Table { .. } => {
-                let content = trim_spaces(line.trim_start());
+                let content = trim_spaces(line);
                 if !is_row(content) {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
@@ -377,7 +469,7 @@ impl Reader {
             Block::List {
                 item, item_indent, ..
             } => {
-                let content = line.trim_start();
+                let content = line.trim_start_matches(' ');
                 let starts_item = content == "-" || content.starts_with("- ");
                 match item_indent {
                     None if starts_item => *item_indent = Some(depth),
@@ -470,6 +562,17 @@ impl Reader {
         if decided.is_none() {
             let doc = format!("{header}\n  {content}");
             decided = match self.decode_doc(&doc, key, &[*header_line, at]) {
+                // A row wider than its header is read with the type's fields
+                // only where every row of the table is: the whole reply's to
+                // decide, so this table's rows arrive with `finish`.
+                Some((_, repairs))
+                    if repairs
+                        .iter()
+                        .any(|r| r.kind == RepairKind::CompletedHeader) =>
+                {
+                    self.block = Block::Opaque;
+                    return;
+                }
                 Some((Value::Array(mut rows), repairs)) if rows.len() == 1 => {
                     let element = Element::read(rows.remove(0), at, repairs);
                     let kept = stream_row(key, &mut StreamRow::new(&element, None, None));
@@ -542,7 +645,9 @@ impl Reader {
     pub(super) fn close_block(&mut self, events: &mut Vec<Event>) {
         if let Block::List { item, .. } = &mut self.block {
             let last = std::mem::take(item);
+            let before = events.len();
             self.emit_item(last, events);
+            self.emitted |= events.len() > before;
         }
         self.block = Block::Opaque;
     }
