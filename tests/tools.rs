@@ -278,3 +278,12 @@ fn an_anthropic_call_stopped_at_max_tokens_is_truncated() {
         {"type": "tool_use", "id": "t1", "name": "Capital", "input": {"country": "Peru", "capital": "Lima"}}]});
     assert_eq!(tool.read::<Capital>(&whole).unwrap().capital, "Lima");
 }
+
+#[test]
+fn arguments_sent_as_an_object_are_read_as_its_text() {
+    let tool = Tool::of::<Capital>();
+    let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+        {"type": "function", "function": {"name": "Capital", "arguments": {"country": "Peru", "capital": "Lima"}}}
+    ]}}]});
+    assert_eq!(tool.read::<Capital>(&response).unwrap().capital, "Lima");
+}

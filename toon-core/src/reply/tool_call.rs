@@ -34,12 +34,18 @@ impl Tool {
     /// The call's arguments read as `A`.
     fn arguments<A: DeserializeOwned>(&self, response: &Value) -> Result<A, ParseError> {
         let choice = &response["choices"][0];
-        let openai = choice["message"]["tool_calls"]
+        let call = choice["message"]["tool_calls"]
             .as_array()
             .into_iter()
             .flatten()
-            .find(|c| c["function"]["name"] == self.name.as_str())
-            .and_then(|c| c["function"]["arguments"].as_str());
+            .find(|c| c["function"]["name"] == self.name.as_str());
+        // OpenAI sends the arguments as JSON text; a server that sends the
+        // object itself is read as that object's text.
+        let openai = call.and_then(|c| match &c["function"]["arguments"] {
+            Value::String(text) => Some(std::borrow::Cow::Borrowed(text.as_str())),
+            object @ Value::Object(_) => Some(std::borrow::Cow::Owned(object.to_string())),
+            _ => None,
+        });
         if let Some(arguments) = openai {
             let options = ReplyOptions {
                 finish_reason: FinishReason::from_openai(
@@ -49,7 +55,7 @@ impl Tool {
             };
             // Read straight from the text, so a duplicate key is refused and
             // an error has its line and column.
-            return from_json_reply_with_options::<A>(arguments, &options).map(|(a, _)| a);
+            return from_json_reply_with_options::<A>(&arguments, &options).map(|(a, _)| a);
         }
         let anthropic = response["content"]
             .as_array()
