@@ -321,14 +321,27 @@ fn only_what_the_text_shows_cut_is_called_truncated() {
 
 #[test]
 fn a_header_that_promised_values_and_has_none_is_refused() {
-    for reply in [
-        "violations[2]{category,description}:",
-        "```toon\nviolations[2]{category,description}:\n```",
-        "tags[3]:\nstatus: OK",
+    for (reply, says) in [
+        (
+            "violations[2]{category,description}:",
+            "declares 2 value(s)",
+        ),
+        (
+            "```toon\nviolations[2]{category,description}:\n```",
+            "declares 2 value(s)",
+        ),
+        ("tags[3]:\nstatus: OK", "declares 3 value(s)"),
+        // The prompt's placeholder copied, and nothing under it.
+        ("items[N]{name,qty}:\ndone: true\n", "placeholder"),
+        ("done: true\nitems[N]{name,qty}:\n", "placeholder"),
+        ("done: true\ntags[N]:\n", "placeholder"),
     ] {
         let e = decode_reply(reply).unwrap_err();
         assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}");
-        assert!(e.to_string().contains("none follow"), "{e}");
+        assert!(
+            e.to_string().contains(&format!("{says} and none follow")),
+            "{e}"
+        );
     }
     // Cut by the token limit after the header: named so.
     assert_eq!(
@@ -410,5 +423,42 @@ fn a_row_with_a_colon_in_its_first_cell_is_refused_with_what_to_quote() {
         decode_reply("events[2]{time,event}:\n  time: a\n  event: start\n  time: b\n  event: stop")
             .unwrap(),
         json!({"events": [{"time": "a", "event": "start"}, {"time": "b", "event": "stop"}]})
+    );
+}
+
+#[test]
+fn comments_in_json_are_skipped_when_telling_a_cut() {
+    use toon_core::from_json_reply;
+    // A comment holding a quote or a brace, then the model's own slip.
+    for reply in [
+        "{\"a\": 1, // it's \"fine\n\"b\": nope}",
+        "{\"a\": [1, 2], // note {x\n\"b\": nope}",
+    ] {
+        assert_eq!(kind(reply), ParseErrorKind::Syntax, "{reply}");
+        let e = from_json_reply::<serde_json::Value>(reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}");
+    }
+    // Cut after `3`, a comment mentioning a brace on the way.
+    assert_eq!(
+        kind("{\"a\": [1, // the last }\n2, 3"),
+        ParseErrorKind::Truncated
+    );
+    // The slip right after a block comment is on the comment's last line.
+    let reply = "{\"a\": 1,\n\"b\": /* to do\n */}";
+    assert_eq!(decode_reply(reply).unwrap_err().line(), Some(3));
+    assert_eq!(
+        from_json_reply::<serde_json::Value>(reply)
+            .unwrap_err()
+            .line(),
+        Some(3)
+    );
+}
+
+#[test]
+fn a_placeholder_header_over_values_starts_the_document() {
+    // Read, not dropped as prose before the document.
+    assert_eq!(
+        decode_reply("items[N]{name,qty}:\n  a,1\ndone: true\n").unwrap(),
+        json!({"items": [{"name": "a", "qty": 1}], "done": true})
     );
 }

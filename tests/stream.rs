@@ -759,11 +759,18 @@ fn prose_before_a_fenced_block_is_withdrawn() {
     let events = plan_events(&format!("Summary: two tasks.\n```toon\n{doc}"));
     assert!(matches!(&events[1], StreamEvent::Withdrawn), "{events:?}");
     assert_eq!(items(&events)["tasks"].len(), 2);
-    // A bare fence after the document's events closes it.
+    // A bare fence after a sentence read as a field opens the block too.
+    let events = plan_events(&format!("goal: ship it, I think.\n```\n{doc}"));
+    assert!(matches!(&events[1], StreamEvent::Withdrawn), "{events:?}");
+    assert_eq!(items(&events)["tasks"].len(), 2);
+    // After the document's events, a fence may close it (its opening left
+    // out) or open a block: only the rest shows which, so they are withdrawn.
     let events =
         plan_events("goal: ship\ntasks[1]{title,prio,note}:\n  write,high,\ndone: false\n```\n");
-    assert!(!events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)));
-    assert_eq!(items(&events)["tasks"].len(), 1);
+    assert!(
+        matches!(events.last(), Some(StreamEvent::Withdrawn)),
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -804,4 +811,57 @@ fn a_cell_starting_with_a_unicode_space_keeps_it() {
         panic!("{events:?}")
     };
     assert_eq!(element.decode::<Named>().unwrap().name, "\u{a0}Bob");
+}
+
+#[test]
+fn a_line_deeper_than_the_rows_is_no_row_for_tags_and_reasoning() {
+    // `</think>` deeper than the rows: the whole reply's end of the reasoning
+    // the template opened, so the lines before it are withdrawn.
+    let reply = "goal: draft\ntasks[1]{title,prio,note}:\n  draft,low,x\n    </think>\ngoal: ship\ntasks[1]{title,prio,note}:\n  write,high,y\ndone: false\n";
+    assert_eq!(Plan::from_toon(reply).unwrap().goal, "ship");
+    let events = plan_events(reply);
+    assert!(events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)));
+    // A closing tool-call tag alone there is stripped, not a row.
+    #[derive(Debug, Clone, PartialEq, Toon)]
+    struct Named {
+        name: String,
+    }
+    #[derive(Debug, Clone, PartialEq, Toon)]
+    struct Names {
+        items: Vec<Named>,
+        done: bool,
+    }
+    let reply = "items[3]{name}:\n  a\n    </tool_call>\n  b\n  c\ndone: true\n";
+    let names = Names::from_toon(reply).unwrap().items;
+    assert_eq!(names.len(), 3);
+    for sizes in splittings() {
+        let (events, _) = stream::<Names>(reply, &sizes);
+        for e in standing(&events) {
+            if let StreamEvent::Item { index, element, .. } = e {
+                assert_eq!(element.decode::<Named>().unwrap(), names[*index]);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fence_keeps_a_tool_call_wrapper_open() {
+    #[derive(Debug, Clone, PartialEq, Toon)]
+    struct Row {
+        id: u32,
+        name: String,
+    }
+    // The whole reply strips tool-call tags before fences: the wrapper the
+    // first line opened is closed by the tag glued to the last row.
+    let reply = "<tool_call>\nResult: two rows.\n```toon\n[2]{id,name}:\n  1,Ada\n  2,Bob</tool_call>\n```\n";
+    let rows = Vec::<Row>::from_toon(reply).unwrap();
+    assert_eq!(rows[1].name, "Bob");
+    for sizes in splittings() {
+        let (events, _) = stream::<Vec<Row>>(reply, &sizes);
+        let standing: Vec<Row> = standing(&events)
+            .iter()
+            .filter_map(|e| e.decode::<Row>().ok())
+            .collect();
+        assert_eq!(standing, rows);
+    }
 }

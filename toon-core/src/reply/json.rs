@@ -185,9 +185,12 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
 /// leniently: raw control characters are taken as part of a string.
 fn ends_open(text: &str) -> bool {
     // The brackets open, innermost last: a closing bracket that does not match
-    // is the model's slip, written in full, not a cut.
+    // is the model's slip, written in full, not a cut. Comments are skipped as
+    // the mend skips them, except `//` right after a colon (`http://…`).
     let (mut open, mut in_string, mut escaped) = (Vec::new(), false, false);
-    for c in text.chars() {
+    let mut chars = text.char_indices().peekable();
+    let mut previous = ' ';
+    while let Some((i, c)) = chars.next() {
         if in_string {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -195,9 +198,23 @@ fn ends_open(text: &str) -> bool {
                 (false, '"') => in_string = false,
                 _ => {}
             }
+            previous = c;
             continue;
         }
         match c {
+            '/' if previous != ':' && matches!(chars.peek(), Some((_, '/' | '*'))) => {
+                let end = match &text[i + 1..i + 2] {
+                    "/" => text[i..].find('\n').map(|n| i + n),
+                    _ => text[i + 2..].find("*/").map(|n| i + 2 + n + 1),
+                };
+                // A comment that never ends runs to the end of the text.
+                let Some(end) = end else { break };
+                while chars.peek().is_some_and(|&(j, _)| j <= end) {
+                    chars.next();
+                }
+                previous = ' ';
+                continue;
+            }
             '"' => in_string = true,
             '{' => open.push('}'),
             '[' => open.push(']'),
@@ -211,6 +228,7 @@ fn ends_open(text: &str) -> bool {
             }
             _ => {}
         }
+        previous = c;
     }
     in_string || !open.is_empty()
 }

@@ -30,7 +30,7 @@ impl Mended {
             .map(str::len)
             .sum::<usize>()
             + column.saturating_sub(1);
-        line + self.lost_breaks.iter().filter(|&&b| b < offset).count()
+        line + self.lost_breaks.iter().filter(|&&b| b <= offset).count()
     }
 }
 
@@ -186,7 +186,8 @@ fn string(text: &str, start: usize, quote: u8, out: &mut Mended) -> Option<usize
             b'\n' | b'\r' => {
                 out.text.push_str(&text[copied..i]);
                 if bytes[i] == b'\n' {
-                    out.lost_breaks.push(out.text.len());
+                    // The escape's own two bytes are on the line before the break.
+                    out.lost_breaks.push(out.text.len() + 2);
                     out.text.push_str("\\n");
                 } else {
                     out.text.push_str("\\r");

@@ -168,7 +168,7 @@ pub(crate) fn is_placeholder(word: &str) -> bool {
     PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(word))
 }
 
-/// `violations[N]{a,b}:` → `violations[0]{a,b}:`, and likewise on inline lists
+/// `violations[N]{a,b}:` → `violations[1]{a,b}:`, and likewise on inline lists
 /// and list-item headers, with or without the colon: the prompt's placeholder
 /// for the count is replaced by a count the decoder then corrects to the items
 /// that follow. Returns the lines changed, whose count correction this repair
@@ -215,8 +215,10 @@ pub(crate) fn count_placeholders(
             continue;
         }
         let at = indent + lead + open;
+        // One, not zero: a header over no values then shows as one (see
+        // `decode_repaired`), never read as "none".
         let fixed = format!(
-            "{}[0{delim}]{}",
+            "{}[1{delim}]{}",
             &line[..at],
             &line[indent + lead + close + 1..]
         );
@@ -289,11 +291,11 @@ mod tests {
         let mut l =
             lines("v[N]{a,b}:\n  1,2\ntags[n]: x,y\n  - k[#]:\nnote: see [N]\nw[count|]{a}");
         assert_eq!(count_placeholders(&mut l, &mut r), vec![1, 3, 4, 6]);
-        assert_eq!(l[0], "v[0]{a,b}:");
-        assert_eq!(l[2], "tags[0]: x,y");
-        assert_eq!(l[3], "  - k[0]:");
+        assert_eq!(l[0], "v[1]{a,b}:");
+        assert_eq!(l[2], "tags[1]: x,y");
+        assert_eq!(l[3], "  - k[1]:");
         assert_eq!(l[4], "note: see [N]", "a value is data");
-        assert_eq!(l[5], "w[0|]{a}");
+        assert_eq!(l[5], "w[1|]{a}");
         assert!(r.iter().all(|r| r.kind == RepairKind::CompletedHeader));
     }
 

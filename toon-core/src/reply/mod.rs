@@ -349,13 +349,18 @@ fn decode_repaired<'b>(
                     line,
                     declared,
                     actual: 0,
-                } if !counted.contains(line) => Some((*line, *declared)),
+                } => Some((*line, *declared)),
                 _ => None,
             }) {
+                let declares = if counted.contains(&line) {
+                    "the header's count is the prompt's placeholder".to_owned()
+                } else {
+                    format!("the header declares {declared} value(s)")
+                };
                 return Err(ParseError::new(
                     ParseErrorKind::Syntax,
                     Some(line),
-                    format!("the header declares {declared} value(s) and none follow; write them under it, or declare `[0]` if there are none"),
+                    format!("{declares} and none follow; write them under it, or declare `[0]` if there are none"),
                 ));
             }
             // A placeholder's count is reported as the placeholder's repair.

@@ -449,6 +449,15 @@ pub(crate) fn starts_document(line: &str) -> bool {
         }
         _ => {}
     }
+    // A header with the prompt's placeholder for its count (`items[N]{a,b}:`).
+    if let Some((key, rest)) = content.split_once('[') {
+        let inside = rest.split_once(']').map_or("", |(inside, _)| inside);
+        if !key.contains([' ', ':', '"'])
+            && super::layout::is_placeholder(inside.trim_end_matches(['|', '\t']))
+        {
+            return true;
+        }
+    }
     let Some(colon) = find_unquoted(content, |c| c == ':') else {
         return false;
     };

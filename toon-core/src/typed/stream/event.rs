@@ -49,7 +49,9 @@ pub enum Event {
     /// they came from turned out not to be the document. Reasoning that a
     /// `</think>` closes with no `<think>` in the reply (the chat template
     /// opened it), or prose before a fenced block (` ```toon `), reads like a
-    /// document until the line that shows what it was. Discard what those
+    /// document until the line that shows what it was. (A fence after the
+    /// document's own events is withdrawn too: whether it closes the document
+    /// or opens a block, only the rest of the reply shows.) Discard what those
     /// events gave; the document's events follow, its arrays from index 0.
     /// (`Text` events stand: a delimited block is the reply's wherever it is.)
     Withdrawn,

@@ -15,9 +15,8 @@
 //!
 //! Reasoning blocks, an opening fence and leading prose are skipped as they
 //! stream. Where a later line shows that earlier ones were not the document
-//! (a `</think>` the reply never opened, a fence naming its language after
-//! prose that read as fields), the stream yields [`Event::Withdrawn`]: the
-//! events before it are void. A table row that reads as it stands (most rows) is kept as its text
+//! (a `</think>` the reply never opened, a fence after lines read as fields),
+//! the stream yields [`Event::Withdrawn`]: the events before it are void. A table row that reads as it stands (most rows) is kept as its text
 //! in an [`Element`] and read into a type only when asked (a [`ToonStream`]
 //! also reads it into its type once, for `finish`); any other line is read by the same code as
 //! the whole reply (the header and that one line, through the same repairs),

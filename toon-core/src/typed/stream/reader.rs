@@ -85,6 +85,9 @@ pub(super) struct Reader {
     /// Whether a `Field` or `Item` event came from the lines so far, which a
     /// `Withdrawn` event would void.
     emitted: bool,
+    /// The indentation of the current table's rows, once one was read: a line
+    /// of another is no row of it, as the whole reply's `in_table` has it.
+    row_depth: Option<usize>,
 }
 
 /// Reasoning as the whole reply strips it: a block the first line opens, or
@@ -139,6 +142,7 @@ impl Reader {
             open_tags: 0,
             think: Think::default(),
             emitted: false,
+            row_depth: None,
         }
     }
 
@@ -181,6 +185,7 @@ impl Reader {
         self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
         if let Some(content) = self.plain_row(line) {
+            self.row_depth = Some(indent_of(line));
             self.row(content, events);
         } else {
             self.read(line, events);
@@ -192,13 +197,13 @@ impl Reader {
 
     /// The lines read so far were not the document: voids their events (if
     /// any came) and what was kept of them, and reads on as from the start.
+    /// Tool-call wrappers stay open: the whole reply strips them before fences.
     fn withdraw(&mut self, events: &mut Vec<Event>) {
         if std::mem::take(&mut self.emitted) {
             events.push(Event::Withdrawn);
         }
         // An open list item is dropped with the rest, not emitted.
         self.block = Block::Opaque;
-        self.open_tags = 0;
         if let Some(ahead) = &mut self.ahead {
             ahead.clear();
         }
@@ -229,6 +234,8 @@ impl Reader {
         };
         self.think.withdrawn = true;
         self.withdraw(events);
+        // The whole reply strips reasoning first: tags within it opened nothing.
+        self.open_tags = 0;
         if self.think.closed_mid_line {
             // The reasoning ended at an earlier `</think>` in the middle of a
             // line: what follows it is for `finish` to read.
@@ -271,8 +278,10 @@ impl Reader {
     fn read(&mut self, line: &str, events: &mut Vec<Event>) {
         // The same tool-call tags the whole-reply stripper removes; a row of a
         // table that begins or ends like one is data there, and so here.
+        let depth = indent_of(line);
         let row_of_table = matches!(self.block, Block::Table { .. })
-            && matches!(self.phase, Phase::Document { base, .. } if base != usize::MAX && indent_of(line) > base);
+            && matches!(self.phase, Phase::Document { base, .. } if base != usize::MAX && depth > base)
+            && !matches!(self.row_depth, Some(d) if d != depth);
         if self.closes_reasoning(line, row_of_table, events) {
             return;
         }
@@ -334,10 +343,11 @@ impl Reader {
         }
         if is_fence(t) {
             // Outside a fence, a fence opens the block the whole reply reads
-            // (what came before was prose) where it names a language or
-            // nothing was emitted yet; a bare one after events closes the
-            // document (its opening fence left out), as it does at its end.
-            if !fenced && (t.len() > 3 || !self.emitted) {
+            // if another closes it, what came before being prose; a lone
+            // closing fence would end the document instead, but that only
+            // the rest of the reply can show. The events so far are withdrawn
+            // either way, since a block would void them.
+            if !fenced {
                 self.withdraw(events);
                 self.phase = Phase::Document {
                     base: usize::MAX,
@@ -389,6 +399,7 @@ impl Reader {
                         }
                         _ => None,
                     };
+                    self.row_depth = None;
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
@@ -464,6 +475,7 @@ impl Reader {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
+                self.row_depth = Some(depth);
                 self.row(content, events);
             }
             Block::List {
