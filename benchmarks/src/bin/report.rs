@@ -189,10 +189,19 @@ fn tokens(md: &mut String) -> Vec<Target> {
 fn carries_everything(prompt: &str, schema: &Value) -> bool {
     match schema {
         Value::Object(o) => {
+            // A description line by line: an enum's ends in a line `NAME: doc`
+            // for each documented variant, which the prompt shows its own way.
             let here = o
                 .get("description")
                 .and_then(Value::as_str)
-                .is_none_or(|d| prompt.contains(d))
+                .is_none_or(|d| {
+                    d.lines().filter(|l| !l.is_empty()).all(|l| {
+                        prompt.contains(l)
+                            || l.split_once(": ").is_some_and(|(name, doc)| {
+                                prompt.contains(name) && prompt.contains(doc)
+                            })
+                    })
+                })
                 && o.get("enum").and_then(Value::as_array).is_none_or(|e| {
                     e.iter()
                         .filter_map(Value::as_str)
