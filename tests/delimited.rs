@@ -305,3 +305,49 @@ fn a_long_line_is_looked_at_once_for_an_opening_tag() {
         started.elapsed()
     );
 }
+
+/// Two blocks, the first declared written second.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Notes {
+    #[toon(delimited)]
+    short: String,
+    #[toon(delimited)]
+    long: String,
+}
+
+/// A block is cut where it opens, in the order the reply writes the blocks,
+/// as the stream meets them: a tag inside an open block is its text, even
+/// the tag of another field, and the stream's text is the final value's.
+#[test]
+fn a_tag_inside_an_open_block_is_its_text() {
+    let reply = "<long>\nSee the note:\n<short>\nquoted\n</short>\nthe end.\n</long>\n<short>\nReal.\n</short>\n";
+    let expected = Notes {
+        short: "Real.".into(),
+        long: "See the note:\n<short>\nquoted\n</short>\nthe end.".into(),
+    };
+    assert_eq!(Notes::from_toon(reply).unwrap(), expected);
+    for size in [1, 3, 8, 200] {
+        let mut stream = ToonStream::<Notes>::new();
+        let (mut short, mut long) = (String::new(), String::new());
+        let chars: Vec<char> = reply.chars().collect();
+        let mut events = Vec::new();
+        for chunk in chars.chunks(size) {
+            events.extend(stream.push(&chunk.iter().collect::<String>()));
+        }
+        events.extend(stream.end());
+        for e in events {
+            if let StreamEvent::Text { key, delta } = e {
+                match key.as_str() {
+                    "short" => short.push_str(&delta),
+                    _ => long.push_str(&delta),
+                }
+            }
+        }
+        assert_eq!(
+            (short.as_str(), long.as_str()),
+            (&*expected.short, &*expected.long),
+            "chunks of {size}"
+        );
+        assert_eq!(stream.finish().unwrap().value, expected);
+    }
+}

@@ -58,7 +58,9 @@ pub(crate) fn opening(text: &str, name: &str) -> Option<(usize, usize)> {
 }
 
 /// The completion with each delimited block blanked (its line breaks kept, so
-/// every line keeps its number), and the blocks' texts.
+/// every line keeps its number), and the blocks' texts. Blocks are cut in the
+/// order they open, as a stream meets them: a tag inside an open block is that
+/// block's text, whichever field it names.
 pub(crate) fn split(
     completion: &str,
     names: &[&'static str],
@@ -66,10 +68,17 @@ pub(crate) fn split(
 ) -> Result<(String, Vec<Prose>), ParseError> {
     let mut toon = completion.to_owned();
     let mut prose = Vec::new();
-    for &name in names {
-        let Some((line_start, body)) = opening(&toon, name) else {
-            continue;
+    let mut unread = names.to_vec();
+    loop {
+        let first = unread
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &name)| opening(&toon, name).map(|(start, body)| (i, start, body)))
+            .min_by_key(|&(_, start, _)| start);
+        let Some((i, line_start, body)) = first else {
+            break;
         };
+        let name = unread.remove(i);
         let close = format!("</{name}>");
         let Some(len) = toon[body..].find(&close) else {
             return Err(unclosed(completion, &toon[..line_start], name, finish));
