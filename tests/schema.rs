@@ -576,3 +576,60 @@ fn types_of_one_name_one_level_down_are_told_apart() {
         assert!(!g.accepts(swapped));
     }
 }
+
+#[test]
+fn the_declarations_name_each_float_by_its_width() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Reading {
+        /// Degrees Celsius.
+        celsius: f32,
+        ratio: f64,
+    }
+    let prompt = Reading::schema_prompt();
+    assert!(prompt.contains("    celsius: f32,"), "{prompt}");
+    assert!(prompt.contains("    ratio: f64,"), "{prompt}");
+    // Both are JSON numbers all the same.
+    let schema = Reading::json_schema();
+    assert_eq!(schema["properties"]["celsius"]["type"], "number");
+    assert_eq!(schema["properties"]["ratio"]["type"], "number");
+}
+
+/// OpenAI takes only an object at a schema's root: a type that is not one is
+/// wrapped as the one property `value`, which `Wrapped` reads back; the form
+/// for llama-cpp-python, which takes any root, is the type's own schema.
+#[test]
+fn response_format_wraps_a_root_that_is_not_an_object_for_openai() {
+    fn check<T: OutputSchema>(wrapped_value: Value) {
+        let openai = response_format::<T>(SchemaDialect::OpenAi);
+        let schema = &openai["json_schema"]["schema"];
+        assert_eq!(schema["type"], "object", "{schema}");
+        assert_eq!(schema["required"], json!(["value"]));
+        assert!(strict_violations(schema).is_empty(), "{schema}");
+        assert_eq!(openai["json_schema"]["strict"], true);
+        let validator = jsonschema::draft202012::new(schema).unwrap();
+        assert!(validator.is_valid(&wrapped_value), "{wrapped_value}");
+        assert!(!validator.is_valid(&wrapped_value["value"]));
+        let llama = response_format::<T>(SchemaDialect::LlamaCppPython);
+        assert_eq!(llama["schema"], T::json_schema());
+    }
+    let capitals = json!([{"country": "Peru", "capital": "Lima"}]);
+    check::<Vec<Capital>>(json!({ "value": capitals }));
+    check::<Option<Capital>>(json!({"value": null}));
+    check::<Severity>(json!({"value": "HIGH"}));
+    check::<Finding>(json!({"value": {"status": "unanswerable"}}));
+
+    let toon_core::Wrapped(read) = from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(
+        &json!({ "value": capitals }).to_string(),
+    )
+    .unwrap();
+    assert_eq!(read[0].capital, "Lima");
+    // The wrapper is read strictly: without it, or beside another key, refused.
+    assert!(from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(&capitals.to_string()).is_err());
+    let extra = json!({"value": capitals, "note": "x"}).to_string();
+    assert!(from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(&extra).is_err());
+    // An object root is as it was.
+    assert_eq!(
+        response_format::<Capital>(SchemaDialect::OpenAi)["json_schema"]["schema"],
+        Capital::json_schema()
+    );
+}

@@ -139,7 +139,7 @@ pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
     decode_reply, decode_reply_with_options, decode_reply_with_report, from_json_reply,
     from_json_reply_with_check, from_json_reply_with_options, from_json_reply_with_report,
-    FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
+    FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, Wrapped,
 };
 pub use request::{constrain_request, reply_text, ConstrainError, GrammarServer};
 pub use schema::{

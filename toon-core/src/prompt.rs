@@ -22,7 +22,7 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
         Shape::String => with("text", ", "),
         Shape::Bool => "<true|false>".into(),
         Shape::Integer { .. } => with("integer", " "),
-        Shape::Float => with("number", " "),
+        Shape::Float { .. } => with("number", " "),
         Shape::Enum(e) => format!(
             "<{}>",
             e.variants.iter().map(|v| v.0).collect::<Vec<_>>().join("|")

@@ -19,7 +19,10 @@ pub enum Shape {
         max: i128,
     },
     /// A number.
-    Float,
+    Float {
+        /// The width of its Rust type: 32 (`f32`) or 64 (`f64`).
+        bits: u8,
+    },
     /// A value or `null`.
     Option(Box<Shape>),
     /// An array.
@@ -177,9 +180,11 @@ impl Shape {
     /// A primitive: written in one cell.
     pub fn is_primitive(&self) -> bool {
         match self.resolve() {
-            Shape::String | Shape::Bool | Shape::Integer { .. } | Shape::Float | Shape::Enum(_) => {
-                true
-            }
+            Shape::String
+            | Shape::Bool
+            | Shape::Integer { .. }
+            | Shape::Float { .. }
+            | Shape::Enum(_) => true,
             Shape::Option(inner) => inner.is_primitive(),
             _ => false,
         }
@@ -266,7 +271,9 @@ impl TypeNames {
             Shape::Integer { min, max } => {
                 let _ = write!(out, "i{min}..{max}");
             }
-            Shape::Float => out.push('f'),
+            Shape::Float { bits } => {
+                let _ = write!(out, "f{bits}");
+            }
             Shape::Any => out.push('*'),
             Shape::Option(inner) => {
                 out.push('?');
@@ -389,7 +396,7 @@ pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> 
         inner = s.resolve();
     }
     match inner {
-        Shape::Integer { .. } | Shape::Float => span_text(c.min, c.max),
+        Shape::Integer { .. } | Shape::Float { .. } => span_text(c.min, c.max),
         Shape::String => {
             let length = span_text(c.min_length, c.max_length).map(|s| format!("{s} characters"));
             let pattern = c.pattern.map(|p| format!("matching `{p}`"));

@@ -69,7 +69,7 @@ impl Bounds {
                 b.min_items = c.min_length.unwrap_or(0);
                 b.max_items = b.max_items.max(b.min_items);
             }
-            Shape::Integer { .. } | Shape::Float => b.range = (c.min, c.max),
+            Shape::Integer { .. } | Shape::Float { .. } => b.range = (c.min, c.max),
             _ => {}
         }
         b
@@ -651,7 +651,7 @@ impl Builder {
                 self.rule(name, |_| text::integer(min, max.max(min)))
             }
             // A range with whole, non-negative bounds is held; any other is the decoder's.
-            Shape::Float => match b.range {
+            Shape::Float { .. } => match b.range {
                 (Some(lo), Some(hi))
                     if lo >= 0.0
                         && lo < hi

@@ -12,6 +12,7 @@ pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;
 mod tool_call;
+mod wrapped;
 
 use crate::reply::layout::is_blank;
 use std::borrow::Cow;
@@ -27,6 +28,7 @@ pub use json_path::{
     from_json_reply_with_report,
 };
 pub use report::{Repair, RepairKind, Reply};
+pub use wrapped::Wrapped;
 
 use crate::decode::{decode_with, Spec};
 use crate::error::{DecodeError, DecodeErrorKind};

@@ -1,13 +1,11 @@
 //! A tool call's arguments read back from a response, through the JSON path.
 
-use std::fmt;
-use std::marker::PhantomData;
-
-use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::json_path::JSON_FORMAT;
+use super::wrapped::Wrapped;
 use super::{from_json_reply_with_options, FinishReason, ParseError, ParseErrorKind, ReplyOptions};
 use crate::schema::Tool;
 
@@ -91,37 +89,5 @@ impl Tool {
             )
             .in_format(JSON_FORMAT)
         })
-    }
-}
-
-/// A type that is not an object, as a tool's one property `value`: missing,
-/// beside another key, or given twice, it is refused, never read as `null`.
-struct Wrapped<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Wrapped<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Only<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for Only<T> {
-            type Value = Wrapped<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object whose one property is `value`")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Wrapped<T>, M::Error> {
-                let mut value = None;
-                while let Some(key) = map.next_key::<String>()? {
-                    if key != "value" {
-                        return Err(de::Error::unknown_field(&key, &["value"]));
-                    }
-                    if value.is_some() {
-                        return Err(de::Error::duplicate_field("value"));
-                    }
-                    value = Some(map.next_value()?);
-                }
-                value
-                    .map(Wrapped)
-                    .ok_or_else(|| de::Error::missing_field("value"))
-            }
-        }
-        deserializer.deserialize_map(Only(PhantomData))
     }
 }

@@ -119,7 +119,7 @@ impl Renderer {
             Shape::String => "String".into(),
             Shape::Bool => "bool".into(),
             Shape::Integer { min, max } => integer_name(*min, *max).into(),
-            Shape::Float => "f64".into(),
+            Shape::Float { bits } => format!("f{bits}"),
             Shape::Any => "serde_json::Value".into(),
             Shape::Option(inner) => format!("Option<{}>", self.type_expr(inner)),
             Shape::List(inner) => format!("Vec<{}>", self.type_expr(inner)),

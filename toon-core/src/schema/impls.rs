@@ -21,7 +21,7 @@ macro_rules! integers {
     )*};
 }
 
-leaves!(String => Shape::String, bool => Shape::Bool, f32 => Shape::Float, f64 => Shape::Float, serde_json::Value => Shape::Any);
+leaves!(String => Shape::String, bool => Shape::Bool, f32 => Shape::Float { bits: 32 }, f64 => Shape::Float { bits: 64 }, serde_json::Value => Shape::Any);
 integers!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 
 impl<T: OutputSchema> OutputSchema for Option<T> {

@@ -66,7 +66,7 @@ impl Builder {
                 "minimum": bound(*min),
                 "maximum": bound(*max),
             }),
-            Shape::Float => json!({ "type": "number" }),
+            Shape::Float { .. } => json!({ "type": "number" }),
             Shape::Any => json!({}),
             Shape::Option(inner) => nullable(self.node(inner)),
             Shape::List(inner) => json!({ "type": "array", "items": self.node(inner) }),
@@ -155,7 +155,7 @@ fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
         }
     };
     match inner {
-        Shape::Integer { .. } | Shape::Float => {
+        Shape::Integer { .. } | Shape::Float { .. } => {
             if let Some(min) = c.min {
                 let v = tighter(o.get("minimum"), min, true);
                 o.insert("minimum".into(), v);

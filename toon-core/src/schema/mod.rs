@@ -6,7 +6,7 @@ mod json_schema;
 mod tool;
 
 pub use tool::{json_mode, Tool};
-pub(crate) use tool::{name_and_doc, tool_name};
+pub(crate) use tool::{name_and_doc, object_root, tool_name};
 
 use serde_json::{json, Value};
 
@@ -73,12 +73,19 @@ pub enum SchemaDialect {
 /// `strict` is set only when the schema meets strict mode's rules (a map or a
 /// free-form `serde_json::Value` field does not; see [`strict_violations`]).
 ///
+/// OpenAI takes only an object at a schema's root, so in the
+/// [`OpenAi`](SchemaDialect::OpenAi) form a type that is not an object (a
+/// list, an enum, an `Option`, a tagged enum's `anyOf`) is wrapped as the one
+/// property `value` of an object, as a [`Tool`]'s parameters are; read such a
+/// reply as [`Wrapped<T>`](crate::Wrapped). llama-cpp-python's form takes any
+/// root and is never wrapped.
+///
 /// ```
 /// # #[cfg(feature = "derive")] {
 /// use toon_core::{response_format, OutputSchema, SchemaDialect};
 ///
 /// /// A country and its capital.
-/// #[derive(OutputSchema)]
+/// #[derive(OutputSchema, serde::Deserialize)]
 /// struct Capital {
 ///     /// The country's name in English.
 ///     country: String,
@@ -90,6 +97,13 @@ pub enum SchemaDialect {
 /// assert_eq!(rf["json_schema"]["name"], "Capital");
 /// assert_eq!(rf["json_schema"]["strict"], true);
 /// assert_eq!(rf["json_schema"]["schema"]["required"], serde_json::json!(["country", "capital"]));
+///
+/// // A list is wrapped for OpenAI, and its reply read through the wrapper.
+/// let rf = response_format::<Vec<Capital>>(SchemaDialect::OpenAi);
+/// assert_eq!(rf["json_schema"]["schema"]["properties"]["value"]["type"], "array");
+/// let reply = r#"{"value": [{"country": "Peru", "capital": "Lima"}]}"#;
+/// let toon_core::Wrapped(list) = toon_core::from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(reply).unwrap();
+/// assert_eq!(list[0].capital, "Lima");
 /// # }
 /// ```
 pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
@@ -97,6 +111,7 @@ pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
     match dialect {
         SchemaDialect::OpenAi => {
             let (name, _) = name_and_doc(&T::__shape());
+            let (schema, _) = object_root(schema, name);
             json!({
                 "type": "json_schema",
                 "json_schema": {

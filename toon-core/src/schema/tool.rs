@@ -47,13 +47,7 @@ impl Tool {
     /// The tool for `T`.
     pub fn of<T: OutputSchema>() -> Tool {
         let (name, doc) = name_and_doc(&T::__shape());
-        let schema = T::json_schema();
-        let is_object = schema.get("type") == Some(&json!("object"));
-        let (parameters, wrapped) = if is_object {
-            (schema, false)
-        } else {
-            (wrap(schema, name), true)
-        };
+        let (parameters, wrapped) = object_root(T::json_schema(), name);
         Tool {
             name: tool_name(name),
             description: doc.to_owned(),
@@ -147,6 +141,16 @@ pub(crate) fn tool_name(name: &str) -> String {
         "answer".into()
     } else {
         name
+    }
+}
+
+/// The schema with an object at its root, as OpenAI's strict mode takes it:
+/// as it is, or wrapped (`true`) where it is not an object.
+pub(crate) fn object_root(schema: Value, name: &str) -> (Value, bool) {
+    if schema.get("type") == Some(&json!("object")) {
+        (schema, false)
+    } else {
+        (wrap(schema, name), true)
     }
 }
 

@@ -443,7 +443,7 @@ fn cell_fits(cell: &str, shape: &Shape) -> bool {
         Shape::String => true,
         Shape::Bool => matches!(unquoted, "true" | "false"),
         Shape::Integer { .. } => parse_number(unquoted).is_some_and(|n| whole(&n).is_some()),
-        Shape::Float => parse_number(unquoted).is_some(),
+        Shape::Float { .. } => parse_number(unquoted).is_some(),
         Shape::Enum(e) => loose_variant(e.variants.iter().map(|v| v.0), unquoted).is_some(),
         Shape::Option(inner) => cell == "null" || cell_fits(cell, &inner.resolve()),
         _ => false,

@@ -229,7 +229,7 @@ macro_rules! floats {
     ($($t:ty),*) => {$(
         impl Toon for $t {
             fn __shape() -> Shape {
-                Shape::Float
+                Shape::Float { bits: std::mem::size_of::<$t>() as u8 * 8 }
             }
             fn __to_value(&self) -> Value {
                 crate::lex::float_value(Widen::widen(*self))
