@@ -326,3 +326,138 @@ fn a_least_length_above_the_grammars_bound_raises_the_bound() {
         assert_eq!(Code::from_toon(&text).is_ok(), n >= 12, "{n} characters");
     }
 }
+
+/// An `f32` is held to its bounds by the number the model wrote: `0.3` is
+/// within `max = 0.3` though its exact `f32` value is above it, as the
+/// schema, the prompt and the grammar all admit it.
+#[test]
+fn an_f32_at_a_decimal_bound_is_within_it() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Share {
+        #[toon(range(min = 0.1, max = 0.3))]
+        share: f32,
+    }
+    for at in ["0.1", "0.3", "0.25"] {
+        let reply = format!("share: {at}");
+        assert!(Share::from_toon(&reply).is_ok(), "{at}");
+    }
+    for out in ["0.31", "0.09", "1"] {
+        let e = Share::from_toon(&format!("share: {out}")).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Constraint, "{out}");
+        assert!(e.to_string().contains(&format!("{out} is outside")), "{e}");
+    }
+}
+
+/// A default the reply leaves to the type is the type's choice: only a value
+/// the model wrote is checked against the field's constraints.
+#[test]
+fn a_default_filled_in_is_not_checked_as_the_models() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Task {
+        name: String,
+        #[toon(default, range(min = 1, max = 5))]
+        tries: u8,
+    }
+    assert_eq!(
+        Task::from_toon("name: a").unwrap(),
+        Task {
+            name: "a".into(),
+            tries: 0
+        }
+    );
+    let e = Task::from_toon("name: a\ntries: 0").unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Constraint, Some(2)));
+    assert_eq!(Task::from_toon("name: a\ntries: 3").unwrap().tries, 3);
+}
+
+/// A free-form value is measured by what it turns out to be: the schema
+/// carries each keyword (which applies to its own JSON type) and the prompts
+/// say it, as the decoder holds it.
+#[test]
+fn a_free_form_values_constraints_are_in_the_schema_and_prompts() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Extra {
+        /// Anything the model adds.
+        #[toon(range(min = 0, max = 5), length(max = 3))]
+        extra: serde_json::Value,
+    }
+    let schema = Extra::json_schema();
+    let extra = &schema["properties"]["extra"];
+    assert_eq!(
+        (
+            &extra["minimum"],
+            &extra["maximum"],
+            &extra["maxLength"],
+            &extra["maxItems"]
+        ),
+        (&json!(0), &json!(5), &json!(3), &json!(3)),
+        "{extra}"
+    );
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    for (value, ok) in [
+        (json!(4), true),
+        (json!(9), false),
+        (json!("abc"), true),
+        (json!("abcd"), false),
+        (json!([1, 2, 3, 4]), false),
+        (json!({"a": 1}), true),
+    ] {
+        assert_eq!(
+            validator.is_valid(&json!({ "extra": value })),
+            ok,
+            "{value}"
+        );
+        let toon = format!("extra: {value}");
+        // The decoder agrees, where the TOON line reads as that value.
+        if let (Ok(v), true) = (Extra::from_toon(&toon), value.is_number()) {
+            assert!(ok, "{toon} read as {v:?}");
+        }
+    }
+    let note = "a number 0 to 5; a text or list of at most 3 characters or items";
+    assert!(
+        Extra::schema_prompt().contains(note),
+        "{}",
+        Extra::schema_prompt()
+    );
+    assert!(
+        Extra::toon_prompt().contains(note),
+        "{}",
+        Extra::toon_prompt()
+    );
+    assert_eq!(
+        Extra::from_toon("extra: 9").unwrap_err().kind(),
+        ParseErrorKind::Constraint
+    );
+}
+
+/// A field group's columns (`who{name,qty}`) carry their constraints into the
+/// prompt too, by their path from the row, as the decoder holds them.
+#[test]
+fn a_field_groups_column_constraints_are_in_the_prompt() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Who {
+        #[toon(length(max = 8))]
+        name: String,
+    }
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Line {
+        who: Who,
+        qty: u32,
+    }
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Order {
+        lines: Vec<Line>,
+    }
+    let prompt = Order::toon_prompt();
+    assert!(prompt.contains("lines[N]{who{name},qty}:"), "{prompt}");
+    assert!(
+        prompt.contains("\n# who.name: At most 8 characters.\n"),
+        "{prompt}"
+    );
+    let e = Order::from_toon("lines[1]{who{name},qty}:\n  Bartholomew,2").unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::Constraint, Some(2)),
+        "{e}"
+    );
+}

@@ -28,6 +28,7 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
             e.variants.iter().map(|v| v.0).collect::<Vec<_>>().join("|")
         ),
         Shape::Option(inner) => format!("{} or null", placeholder_with(&inner, c)),
+        Shape::Any => with("value", ": "),
         _ => "<value>".into(),
     }
 }
@@ -212,9 +213,14 @@ impl Out {
 
     /// One comment line per documented column, before a table's header.
     fn column_docs(&mut self, depth: usize, cols: &[FieldShape]) {
-        if !self.comments {
-            return;
+        if self.comments {
+            self.columns_under(depth, "", cols);
         }
+    }
+
+    /// The columns of a table, or of a field group in it (`who{name,qty}`),
+    /// each named by its path from the row: `who.name`.
+    fn columns_under(&mut self, depth: usize, prefix: &str, cols: &[FieldShape]) {
         for c in cols {
             // A column without a doc comment shows its type's.
             let mut doc = if c.doc.is_empty() {
@@ -229,7 +235,12 @@ impl Out {
                 doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
             }
             if !doc.is_empty() {
-                self.comment(depth, &format!("  {}: {}", c.name, doc.replace('\n', " ")));
+                let line = format!("  {prefix}{}: {}", c.name, doc.replace('\n', " "));
+                self.comment(depth, &line);
+            }
+            // A field group's own columns, whose constraints the decoder holds too.
+            if let Shape::Struct(group) = c.shape.resolve() {
+                self.columns_under(depth, &format!("{prefix}{}.", c.name), &group.fields);
             }
         }
     }

@@ -408,6 +408,19 @@ pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> 
         Shape::List(_) | Shape::Map(_) => {
             span_text(c.min_length, c.max_length).map(|s| format!("{s} items"))
         }
+        // Measured by what it turns out to be, as the decoder measures it.
+        Shape::Any => {
+            let notes: Vec<String> = [
+                span_text(c.min, c.max).map(|s| format!("a number {s}")),
+                span_text(c.min_length, c.max_length)
+                    .map(|s| format!("a text or list of {s} characters or items")),
+                c.pattern.map(|p| format!("a text matching `{p}`")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            (!notes.is_empty()).then(|| notes.join("; "))
+        }
         _ => None,
     }
 }

@@ -121,6 +121,7 @@ fn struct_body<'a>(
                 .ident
                 .clone()
                 .map_or_else(|| syn::Member::Unnamed(0.into()), syn::Member::Named);
+            newtype_field_keys(cx, f);
             return Body::Newtype { member, ty: &f.ty };
         }
         cx.error_spanned_by(
@@ -137,10 +138,13 @@ fn struct_body<'a>(
             };
             Body::Struct(named_fields(cx, named, attrs.rename_all, fill))
         }
-        Fields::Unnamed(u) if u.unnamed.len() == 1 => Body::Newtype {
-            member: syn::Member::Unnamed(0.into()),
-            ty: &u.unnamed[0].ty,
-        },
+        Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+            newtype_field_keys(cx, &u.unnamed[0]);
+            Body::Newtype {
+                member: syn::Member::Unnamed(0.into()),
+                ty: &u.unnamed[0].ty,
+            }
+        }
         Fields::Unnamed(u) => {
             cx.error_spanned_by(u, format!(
                 "#[derive({derive})] does not support tuple structs of more than one field: their values have no keys; name the fields (`struct Point {{ x: f64, y: f64 }}`)"
@@ -237,6 +241,33 @@ fn named_fields<'a>(
 }
 
 /// The field's constraints as written; `check` holds them against its type.
+/// A newtype is read, described and bounded as its field's type: keys on
+/// that field would be silently ignored, so they are refused (and an unknown
+/// one reported as anywhere else).
+fn newtype_field_keys(cx: &Ctxt, field: &syn::Field) {
+    let a = FieldAttrs::from_attrs(cx, &field.attrs);
+    let ours = field.attrs.iter().find(|attr| attr.path().is_ident("toon"));
+    let constrained = a.range.is_some()
+        || a.length.is_some()
+        || a.pattern.is_some()
+        || a.max_len.is_some()
+        || a.max_items.is_some();
+    if let Some(attr) = ours.filter(|_| constrained || a.delimited.is_some()) {
+        cx.error_spanned_by(attr, NEWTYPE_FIELD_KEYS);
+    } else if constrained {
+        let attr = field
+            .attrs
+            .iter()
+            .find(|attr| attr.path().is_ident("schemars") || attr.path().is_ident("validate"));
+        match attr {
+            Some(attr) => cx.error_spanned_by(attr, NEWTYPE_FIELD_KEYS),
+            None => cx.error_spanned_by(&field.ty, NEWTYPE_FIELD_KEYS),
+        }
+    }
+}
+
+const NEWTYPE_FIELD_KEYS: &str = "a newtype is read as its field's type, so constraints and bounds on its field would not be read; put them on each field that holds the newtype";
+
 fn constraints(a: &FieldAttrs) -> Constraints {
     let mut out = Constraints::default();
     if let Some(r) = a.range {

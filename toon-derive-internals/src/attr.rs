@@ -376,18 +376,64 @@ impl ContainerAttrs {
     }
 }
 
+/// Sets a constraint a field may have once: the same constraint again (as
+/// `#[schemars]` and `#[validate]` often both give it) is taken once, another
+/// one is refused, since one of the two would be silently dropped.
+fn once<T>(
+    slot: &mut Option<T>,
+    value: T,
+    same: impl Fn(&T, &T) -> bool,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<()> {
+    match slot {
+        Some(old) if !same(old, &value) => {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            Err(meta.error(format!(
+                "another attribute gives this field a different `{key}`; give it once, since one of the two would be dropped"
+            )))
+        }
+        _ => {
+            *slot = Some(value);
+            Ok(())
+        }
+    }
+}
+
 impl FieldAttrs {
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = FieldAttrs::default();
         each_key(cx, attrs, Place::Field, |family, key, meta| {
             match key {
                 // #[toon(range(min = 0, max = 5))], #[toon(length(max = 80))], #[toon(pattern = "^R-\\d+$")]
-                "range" => out.range = Some(constraint::range(meta)?),
-                "length" => out.length = Some(constraint::length(meta)?),
-                "pattern" => out.pattern = Some(constraint::pattern(meta)?),
+                "range" => {
+                    let b = constraint::range(meta, family == Family::Borrowed)?;
+                    once(
+                        &mut out.range,
+                        b,
+                        |a, b| (a.min, a.max) == (b.min, b.max),
+                        meta,
+                    )?;
+                }
+                "length" => {
+                    let b = constraint::length(meta, family == Family::Borrowed)?;
+                    once(
+                        &mut out.length,
+                        b,
+                        |a, b| (a.min, a.max) == (b.min, b.max),
+                        meta,
+                    )?;
+                }
+                "pattern" => {
+                    let p = constraint::pattern(meta)?;
+                    once(&mut out.pattern, p, |a, b| a.0 == b.0, meta)?;
+                }
                 "regex" => {
                     if let Some(p) = constraint::regex(meta)? {
-                        out.pattern = Some(p);
+                        once(&mut out.pattern, p, |a, b| a.0 == b.0, meta)?;
                     }
                 }
                 _ if family == Family::Borrowed => return Ok(false),

@@ -338,9 +338,66 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
             }
             if let Err(e) = regex_lite::Regex::new(pattern) {
                 cx.error_at(*span, format!("the pattern does not compile: {e}"));
+            } else if let Some(why) = beyond_a_grammar(pattern) {
+                cx.error_at(*span, format!("the pattern uses {why}, which a grammar cannot hold (llguidance refuses the grammar); write it without"));
             }
         }
     }
+}
+
+/// What in a pattern a grammar's regular expressions cannot hold: inline
+/// flags, word boundaries and anchors other than `^` and `$` at the ends of
+/// the top-level alternatives (the grammar anchors each alternative itself).
+fn beyond_a_grammar(pattern: &str) -> Option<&'static str> {
+    let bytes = pattern.as_bytes();
+    let (mut depth, mut class, mut i) = (0usize, false, 0);
+    while i < bytes.len() {
+        let c = bytes[i];
+        // Where an alternative of the whole pattern begins or ends.
+        let starts_way = i == 0 || (depth == 0 && bytes[i - 1] == b'|');
+        let ends_way = i + 1 == bytes.len() || (depth == 0 && bytes[i + 1] == b'|');
+        match c {
+            b'\\' => {
+                match bytes.get(i + 1) {
+                    Some(b'b' | b'B' | b'<' | b'>') if !class => return Some("a word boundary"),
+                    Some(b'A' | b'z') if !class => return Some("`\\A` or `\\z`"),
+                    _ => {}
+                }
+                i += 1;
+            }
+            b'[' if !class => {
+                class = true;
+                // A `]` or `^]` right after the opening is a member.
+                if bytes.get(i + 1) == Some(&b'^') {
+                    i += 1;
+                }
+                if bytes.get(i + 1) == Some(&b']') {
+                    i += 1;
+                }
+            }
+            b']' if class => class = false,
+            b'(' if !class => {
+                if bytes.get(i + 1) == Some(&b'?') && bytes.get(i + 2) != Some(&b':') {
+                    return Some("a group opened by `(?` other than `(?:` (inline flags such as `(?i)`, a named group)");
+                }
+                depth += 1;
+            }
+            b')' if !class => depth = depth.saturating_sub(1),
+            b'^' | b'$' if !class => {
+                let edge = if c == b'^' { starts_way } else { ends_way };
+                if depth > 0 || !edge {
+                    return Some(if c == b'^' {
+                        "`^` inside the pattern"
+                    } else {
+                        "`$` inside the pattern"
+                    });
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A delimited field is prose between tags: a `String` of a struct, read and

@@ -68,11 +68,15 @@ fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
 fn bounds<T: Copy>(
     meta: &ParseNestedMeta<'_>,
     equal: bool,
+    borrowed: bool,
     read: impl Fn(&ParseNestedMeta<'_>) -> syn::Result<T>,
 ) -> syn::Result<Bounds<T>> {
     let (mut min, mut max) = (None, None);
     meta.parse_nested_meta(|m| {
-        if m.path.is_ident("min") {
+        if borrowed && (m.path.is_ident("message") || m.path.is_ident("code")) {
+            // validator's own error text: this derive's refusals say their own.
+            let _: syn::Expr = m.value()?.parse()?;
+        } else if m.path.is_ident("min") {
             min = Some(read(&m)?);
         } else if m.path.is_ident("max") {
             max = Some(read(&m)?);
@@ -96,14 +100,15 @@ fn bounds<T: Copy>(
     Ok(Bounds { min, max, span })
 }
 
-/// `range(min = A, max = B)`.
-pub fn range(meta: &ParseNestedMeta<'_>) -> syn::Result<Bounds<f64>> {
-    bounds(meta, false, number)
+/// `range(min = A, max = B)`; `borrowed`: in `#[validate]` or `#[schemars]`,
+/// where validator's `message` and `code` are skipped.
+pub fn range(meta: &ParseNestedMeta<'_>, borrowed: bool) -> syn::Result<Bounds<f64>> {
+    bounds(meta, false, borrowed, number)
 }
 
-/// `length(min = A, max = B)` or `length(equal = N)`.
-pub fn length(meta: &ParseNestedMeta<'_>) -> syn::Result<Bounds<u32>> {
-    bounds(meta, true, |m| {
+/// `length(min = A, max = B)` or `length(equal = N)`; `borrowed` as for [`range`].
+pub fn length(meta: &ParseNestedMeta<'_>, borrowed: bool) -> syn::Result<Bounds<u32>> {
+    bounds(meta, true, borrowed, |m| {
         m.value()?.parse::<syn::LitInt>()?.base10_parse()
     })
 }

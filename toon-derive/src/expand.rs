@@ -346,22 +346,31 @@ fn read_fields(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
             let value = fill_value(f);
             return quote_spanned! {ty.span()=> #id: #value };
         }
-        let read = if f.has_default() {
-            let value = fill_value(f);
-            quote_spanned! {ty.span()=> __cx.field_or::<#ty>(&mut __fields, #wire, &[#(#aliases),*], || #value)? }
-        } else {
-            quote_spanned! {ty.span()=> __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
+        let read = match (f.has_default(), f.constraints.is_empty()) {
+            (true, true) => {
+                let value = fill_value(f);
+                quote_spanned! {ty.span()=> __cx.field_or::<#ty>(&mut __fields, #wire, &[#(#aliases),*], || #value)? }
+            }
+            // A default filled in is the type's, not the model's: only a
+            // value read from the reply is checked.
+            (true, false) => {
+                let value = fill_value(f);
+                let constraints = constraints_expr(&f.constraints);
+                quote_spanned! {ty.span()=> __cx.field_or_checked::<#ty>(&mut __fields, #wire, &[#(#aliases),*], &#constraints, || #value)? }
+            }
+            (false, true) => {
+                quote_spanned! {ty.span()=> __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
+            }
+            (false, false) => {
+                let constraints = constraints_expr(&f.constraints);
+                quote_spanned! {ty.span()=> {
+                    let __v: #ty = __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])?;
+                    __cx.check(&__v, #wire, &#constraints)?;
+                    __v
+                } }
+            }
         };
-        if f.constraints.is_empty() {
-            quote! { #id: #read }
-        } else {
-            let constraints = constraints_expr(&f.constraints);
-            quote_spanned! {ty.span()=> #id: {
-                let __v: #ty = #read;
-                __cx.check(&__v, #wire, &#constraints)?;
-                __v
-            } }
-        }
+        quote! { #id: #read }
     });
     quote! {
         let __out = #ctor { #(#reads),* };

@@ -1,7 +1,6 @@
 //! A tool call's arguments read back from a response, through the JSON path.
 
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::json_path::JSON_FORMAT;

@@ -154,8 +154,18 @@ fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
             _ => number(new),
         }
     };
+    // A free-form value is measured by what it turns out to be, as the
+    // decoder measures it; each keyword applies to its own JSON type.
+    let any = matches!(inner, Shape::Any);
+    if any {
+        for (key, n) in [("minItems", c.min_length), ("maxItems", c.max_length)] {
+            if let Some(n) = n {
+                o.insert(key.into(), n.into());
+            }
+        }
+    }
     match inner {
-        Shape::Integer { .. } | Shape::Float { .. } => {
+        Shape::Integer { .. } | Shape::Float { .. } | Shape::Any => {
             if let Some(min) = c.min {
                 let v = tighter(o.get("minimum"), min, true);
                 o.insert("minimum".into(), v);
@@ -164,18 +174,11 @@ fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
                 let v = tighter(o.get("maximum"), max, false);
                 o.insert("maximum".into(), v);
             }
-        }
-        Shape::String => {
-            if let Some(n) = c.min_length {
-                o.insert("minLength".into(), n.into());
-            }
-            if let Some(n) = c.max_length {
-                o.insert("maxLength".into(), n.into());
-            }
-            if let Some(p) = c.pattern {
-                o.insert("pattern".into(), p.into());
+            if any {
+                text_keywords(o, c);
             }
         }
+        Shape::String => text_keywords(o, c),
         Shape::List(_) | Shape::Map(_) => {
             let (lo, hi) = if matches!(inner, Shape::List(_)) {
                 ("minItems", "maxItems")
@@ -192,6 +195,19 @@ fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
         _ => {}
     }
     schema
+}
+
+/// A text's length and pattern.
+fn text_keywords(o: &mut serde_json::Map<String, Value>, c: &Constraints) {
+    if let Some(n) = c.min_length {
+        o.insert("minLength".into(), n.into());
+    }
+    if let Some(n) = c.max_length {
+        o.insert("maxLength".into(), n.into());
+    }
+    if let Some(p) = c.pattern {
+        o.insert("pattern".into(), p.into());
+    }
 }
 
 fn bound(n: i128) -> Value {

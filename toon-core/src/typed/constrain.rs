@@ -35,7 +35,16 @@ macro_rules! numbers {
         }
     )*};
 }
-numbers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+numbers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f64);
+
+impl Measure for f32 {
+    /// By the shortest decimal that reads back as this `f32`, the number the
+    /// model wrote: `0.3` is `0.3`, within a bound of `0.3`, where its exact
+    /// value, `0.30000001192092896`, is not.
+    fn measure(&self) -> Measured<'_> {
+        Measured::Number(super::impls::Widen::widen(*self))
+    }
+}
 
 impl Measure for String {
     fn measure(&self) -> Measured<'_> {

@@ -258,12 +258,38 @@ impl Cx {
         aliases: &'static [&'static str],
         missing: impl FnOnce() -> T,
     ) -> Result<T, ParseError> {
-        if fields.contains(key, &mut self.memo) || aliases.iter().any(|a| fields.has(a)) {
+        if self.present(fields, key, aliases) {
             self.field(fields, key, aliases)
         } else {
             self.last_line = 0;
             Ok(missing())
         }
+    }
+
+    /// [`field_or`](Self::field_or) of a constrained field: a value read from
+    /// the reply is checked, a default filled in is not (it is the type's
+    /// choice, not the model's).
+    pub fn field_or_checked<T: Toon + Measure>(
+        &mut self,
+        fields: &mut Fields<'_>,
+        key: &'static str,
+        aliases: &'static [&'static str],
+        constraints: &Constraints,
+        missing: impl FnOnce() -> T,
+    ) -> Result<T, ParseError> {
+        if self.present(fields, key, aliases) {
+            let value = self.field(fields, key, aliases)?;
+            self.check(&value, key, constraints)?;
+            Ok(value)
+        } else {
+            self.last_line = 0;
+            Ok(missing())
+        }
+    }
+
+    /// Whether the reply has the field `key`, by its name or an alias.
+    fn present(&mut self, fields: &Fields<'_>, key: &'static str, aliases: &[&str]) -> bool {
+        fields.contains(key, &mut self.memo) || aliases.iter().any(|a| fields.has(a))
     }
 
     /// Reads element `index` of an array.

@@ -208,7 +208,7 @@ impl Narrow for f32 {
 /// A float as the `f64` of its shortest decimal: `0.1f32` is written `0.1`,
 /// not `0.10000000149011612` (the same `f32` when read back, and what a
 /// grammar's bounded fraction admits).
-trait Widen {
+pub(crate) trait Widen {
     fn widen(self) -> f64;
 }
 
