@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 use common::alloc::{peak_during, Counting};
 
 use common::types::ComplianceAnalysis;
-use toon_core::{decode, decode_reply, DecodeErrorKind, ParseErrorKind, Toon};
+use toon_core::{
+    decode, decode_reply, decode_reply_with_options, from_json_reply_with_options, DecodeErrorKind,
+    ParseErrorKind, ReplyOptions, Toon,
+};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -120,6 +123,33 @@ fn hostile_inputs() {
     assert_eq!(spec.unwrap_err().kind(), DecodeErrorKind::DepthLimit);
     assert_eq!(reply.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
     assert_eq!(typed.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+
+    // The same depth as JSON: refused by the same limit, not as a syntax error
+    // (serde_json alone stops at 128 levels whatever the limit).
+    let doc = format!("{}{}", "[".repeat(2_000), "]".repeat(2_000));
+    let (_, reply, typed) = all_three("deep JSON", &doc);
+    assert_eq!(reply.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+    assert_eq!(typed.unwrap_err().kind(), ParseErrorKind::LimitExceeded);
+    let e = toon_core::from_json_reply::<serde_json::Value>(&doc).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::LimitExceeded, Some(1))
+    );
+    // A lower limit holds too; brackets inside strings are text.
+    let three = ReplyOptions {
+        max_depth: 3,
+        ..Default::default()
+    };
+    let within = r#"{"a": {"b": ["[[[[{{\"[["]}}"#;
+    assert!(from_json_reply_with_options::<serde_json::Value>(within, &three).is_ok());
+    let past = "{\"a\":\n {\"b\": [[1]]}}";
+    let e = from_json_reply_with_options::<serde_json::Value>(past, &three).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::LimitExceeded, Some(2))
+    );
+    let e = decode_reply_with_options(past, &three).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::LimitExceeded);
 
     // Thousands of blank and comment lines.
     let filler = "\n# a comment\n   \n".repeat(50_000);

@@ -3,7 +3,8 @@
 //!
 //! [`Toon::toon_grammar`](crate::Toon::toon_grammar) builds it from the same
 //! [`Shape`](crate::Shape) as the header, the prompt and the decoder; every reply
-//! it admits is valid TOON that `T::from_toon` reads with no repair.
+//! it admits is valid TOON that `T::from_toon` reads with no repair, and refuses
+//! only for a constraint the grammar does not hold (listed on [`GrammarSyntax`]).
 //! [`constrain_request`] adds it to a chat request in each server's own field.
 //!
 //! What the grammar holds and its bounds are on [`GrammarSyntax`], the page a
@@ -69,7 +70,12 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
 ///   integers within their Rust type's bounds; other numbers as plain decimals
 ///   of at most [`FRACTION_DIGITS`] digits after the point (no exponent form),
-///   within a field's `range` where it has whole bounds; enum values as their names;
+///   within a field's `range` where it has whole, non-negative bounds (other
+///   ranges are the decoder's to hold); enum values as their names;
+/// - a text's `length` and `pattern`: its maximum in both syntaxes, its minimum
+///   and its pattern in Lark only (GBNF cannot intersect two languages; the
+///   decoder refuses what they leave out); a free-form value's constraints not
+///   at all;
 /// - a free-form `serde_json::Value` as any primitive, object or array down to
 ///   two levels (objects of one set of keys and primitive values also as a
 ///   table; a root array as a keyless header);

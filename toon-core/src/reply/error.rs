@@ -11,8 +11,12 @@ pub enum ParseErrorKind {
     /// The reply is empty, or nothing is left once reasoning blocks, fences and
     /// prose are stripped. A model that said nothing never reads as "found nothing".
     EmptyCompletion,
-    /// The reply stops mid-document: inside a quoted string, a row, a line, or its
-    /// reasoning block. The usual cause is the token limit (`max_tokens`).
+    /// The reply was cut off, named only on evidence: the server's finish reason
+    /// said `length` ([`ReplyOptions::finish_reason`](crate::ReplyOptions)), or,
+    /// where it is unknown, the text ends inside a quoted string, an unclosed
+    /// header, JSON value or reasoning block. The usual cause is the token limit
+    /// (`max_tokens`). A short last row alone is not evidence: it is `Syntax` or
+    /// `MissingField`, saying that the finish reason decides.
     Truncated,
     /// Lines disagree about depth so that no single indentation unit explains
     /// them; the decoder refuses to guess the structure.

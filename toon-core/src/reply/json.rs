@@ -46,6 +46,7 @@ pub(crate) fn is_toon_bracket(line: &str) -> bool {
 pub(crate) fn decode_json(
     lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
+    max_depth: usize,
 ) -> Result<Value, ParseError> {
     let first_line = lines.iter().position(|l| !is_blank(l)).map_or(1, |i| i + 1);
     // Reported first, so that on its line it comes before what was mended.
@@ -54,7 +55,7 @@ pub(crate) fn decode_json(
         first_line,
         "reply was JSON",
     ));
-    decode_json_as(lines, repairs)
+    decode_json_as(lines, repairs, max_depth)
 }
 
 /// Reads the first JSON value in the text as `T`; prose after it is dropped and
@@ -65,11 +66,13 @@ pub(crate) fn decode_json(
 pub(crate) fn decode_json_as<T: DeserializeOwned>(
     lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
+    max_depth: usize,
 ) -> Result<T, ParseError> {
     // Trailing whitespace carries nothing in JSON; inside a string cut off by the
     // token limit it would read as a raw control character instead of the cut.
     let joined = lines.join("\n");
     let text = joined.trim_end();
+    too_deep(text, max_depth)?;
     let error = match first_value::<T>(text) {
         Ok(Some((value, end))) => {
             prose_after(text, end, repairs);
@@ -108,6 +111,41 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         )),
         _ => Err(json_error(&error, text, error.line())),
     }
+}
+
+/// Refuses JSON nested deeper than `max_depth` as TOON is refused, by the
+/// line of the bracket past it (serde_json alone would stop at 128 levels
+/// with a syntax error, whatever the limit).
+fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max_depth {
+                    let line = text[..i].matches('\n').count() + 1;
+                    return Err(ParseError::new(
+                        ParseErrorKind::LimitExceeded,
+                        Some(line),
+                        format!("the JSON value nests deeper than the limit of {max_depth} (ReplyOptions::max_depth); a reply this deep is usually a model looping"),
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The first JSON value in `text` and the offset after it; `None` for no value.

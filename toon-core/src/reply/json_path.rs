@@ -139,7 +139,7 @@ fn decode_json_reply<T: DeserializeOwned>(
             ),
         ));
     }
-    let value = json::decode_json_as(&lines, &mut repairs)?;
+    let value = json::decode_json_as(&lines, &mut repairs, options.max_depth)?;
     repairs.sort_by_key(|r| r.line);
     Ok((value, repairs))
 }

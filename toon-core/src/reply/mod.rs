@@ -100,6 +100,7 @@ impl Default for ReplyOptions {
 /// ([`EmptyCompletion`](ParseErrorKind::EmptyCompletion)), one cut off by the
 /// token limit ([`Truncated`](ParseErrorKind::Truncated)), indentation that
 /// admits more than one structure ([`AmbiguousNesting`](ParseErrorKind::AmbiguousNesting)),
+/// a reply over the default limits ([`LimitExceeded`](ParseErrorKind::LimitExceeded)),
 /// or anything else the repairs cannot mend ([`Syntax`](ParseErrorKind::Syntax)).
 pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
     decode_reply_with_report(completion).map(|r| r.value)
@@ -265,7 +266,7 @@ pub(crate) fn decode_reply_guided<'c>(
         return Err(ParseError::empty());
     }
     let value = if json::looks_like_json(&lines) {
-        Node::from(json::decode_json(&lines, &mut repairs)?)
+        Node::from(json::decode_json(&lines, &mut repairs, options.max_depth)?)
     } else {
         let counted = layout::count_placeholders(&mut lines, &mut repairs);
         if let Some(guide) = guide {

@@ -10,7 +10,9 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RepairKind {
-    /// Prose before the document, or after a fenced block or a JSON value, was dropped.
+    /// Prose before the document, after a fenced block or a JSON value, or
+    /// closing the document (margin lines with no colon that end a sentence or
+    /// stand apart), was dropped.
     StrippedProse,
     /// A markdown fence (```` ```toon ````, ```` ```json ````, ```` ``` ````) was dropped.
     StrippedFence,
@@ -143,6 +145,6 @@ impl fmt::Display for Repair {
 pub struct Reply<T> {
     /// The value read from the reply.
     pub value: T,
-    /// Every repair applied, in the order applied; empty for a reply that was valid as written.
+    /// Every repair applied, sorted by line; empty for a reply that was valid as written.
     pub repairs: Vec<Repair>,
 }

@@ -137,7 +137,9 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// and names the path of a missing required field (`violations[1].severity`).
     ///
     /// # Errors
-    /// A [`ParseError`], as for `decode_reply`, or `MissingField` / `InvalidValue` with the field's path.
+    /// A [`ParseError`], as for `decode_reply`, or `MissingField` / `InvalidValue`
+    /// with the field's path, or `Constraint` for a value outside its field's
+    /// constraints.
     fn from_toon(completion: &str) -> Result<Self, ParseError> {
         Self::from_toon_with_report(completion).map(|r| r.value)
     }
@@ -162,7 +164,10 @@ pub trait Toon: Sized + Send + Sync + 'static {
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
-    /// `T::from_toon(&x.to_toon())` gives back `x`. Delimited fields
+    /// `T::from_toon(&x.to_toon())` gives back `x`, except a float that is NaN
+    /// or infinite (written `null`, as TOON has no such number) and a value
+    /// written as no text at all (an empty struct or map: an empty reply is
+    /// refused as a model that said nothing). Delimited fields
     /// (`#[toon(delimited)]`) follow the TOON lines, each between its tags.
     fn to_toon(&self) -> String {
         let names = delimited::names(&Self::__shape());
@@ -188,9 +193,12 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// The grammar of exactly the TOON that [`to_toon`](Toon::to_toon) writes for
     /// values of the type, every text and list bounded, for a server that
     /// constrains sampling to it ([`constrain_request`](crate::constrain_request)
-    /// adds it to a request). Every reply it admits is read by
-    /// [`from_toon`](Toon::from_toon) with no repair; what it holds and its
-    /// bounds are listed on [`GrammarSyntax`](crate::GrammarSyntax).
+    /// adds it to a request). A reply it admits is read by
+    /// [`from_toon`](Toon::from_toon) with no repair, and is refused only for
+    /// what a grammar does not hold: a text's minimum length and pattern in GBNF,
+    /// a number range whose bounds are not whole and non-negative, a duplicate
+    /// map key, a free-form value's constraints. What it holds and its bounds
+    /// are listed on [`GrammarSyntax`](crate::GrammarSyntax).
     ///
     /// ```
     /// use toon_core::{GrammarSyntax, Toon};
