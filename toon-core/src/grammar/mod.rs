@@ -74,8 +74,10 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   ranges are the decoder's to hold); enum values as their names;
 /// - a text's `length` and `pattern`: its maximum in both syntaxes, its minimum
 ///   and its pattern in Lark only (GBNF cannot intersect two languages; the
-///   decoder refuses what they leave out); a free-form value's constraints not
-///   at all;
+///   decoder refuses what they leave out); of a delimited field's prose only
+///   its maximum (exactly in GBNF, one character over in Lark); a free-form
+///   value's constraints not at all. Under a pattern, quoted text is admitted
+///   as written, without escapes, so a value holding a `"` or `\` is not;
 /// - a free-form `serde_json::Value` as any primitive, object or array down to
 ///   two levels (objects of one set of keys and primitive values also as a
 ///   table; a root array as a keyless header);
