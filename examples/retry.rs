@@ -55,12 +55,22 @@ pub fn parser() -> ToonOutputParser<Scene> {
     })
 }
 
-/// Asks through `send`, at most two retries; prints each attempt. Returns how
-/// many attempts it took, or `None` if every one was refused.
+/// How a run ended.
+#[derive(Debug, PartialEq)]
+pub enum Done {
+    /// The answer was read, after this many attempts.
+    Read(usize),
+    /// Every attempt was refused.
+    Refused,
+    /// Sending failed (the attempts before it are printed).
+    SendFailed,
+}
+
+/// Asks through `send`, at most two retries; prints each attempt and how it ended.
 pub fn run<E: std::fmt::Display>(
     send: impl FnMut(&[Value]) -> Result<Turn, E>,
     out: &mut impl Write,
-) -> Option<usize> {
+) -> Done {
     let messages = vec![
         json!({"role": "system", "content": format!("You list the objects in a scene and answer in TOON.\n\n{}", Scene::toon_prompt())}),
         json!({"role": "user", "content": "Scene: two cups and a spoon"}),
@@ -86,16 +96,21 @@ pub fn run<E: std::fmt::Display>(
         Ok(got) => {
             report(&got.attempts, out);
             let _ = writeln!(out, "{} objects: {:?}", got.value.count, got.value.objects);
-            Some(got.attempts.len())
+            Done::Read(got.attempts.len())
         }
         Err(RetryError::Refused { attempts }) => {
             report(&attempts, out);
             let _ = writeln!(out, "every attempt was refused; nothing is reported");
-            None
+            Done::Refused
+        }
+        Err(RetryError::Send { error, attempts }) => {
+            report(&attempts, out);
+            let _ = writeln!(out, "sending failed: {error}");
+            Done::SendFailed
         }
         Err(e) => {
             let _ = writeln!(out, "{e}");
-            None
+            Done::SendFailed
         }
     }
 }
@@ -134,7 +149,9 @@ fn main() -> std::process::ExitCode {
         }
     };
     match done {
-        Some(_) => std::process::ExitCode::SUCCESS,
-        None => std::process::ExitCode::from(2),
+        Done::Read(_) => std::process::ExitCode::SUCCESS,
+        Done::Refused => std::process::ExitCode::from(2),
+        // As the other examples: a network failure is not a refused answer.
+        Done::SendFailed => std::process::ExitCode::from(1),
     }
 }

@@ -35,16 +35,49 @@ pub struct Violation {
     pub description: String,
 }
 
-/// Feeds `chunks` to a stream decoder, printing each violation as it is decided;
-/// returns the violations in the order printed, and the finished value's.
-pub fn run<'a>(
-    chunks: impl IntoIterator<Item = &'a str>,
-    finish_reason: FinishReason,
-    out: &mut impl Write,
-) -> Result<(Vec<Violation>, Vec<Violation>), String> {
-    let mut stream = ToonStream::<ComplianceAnalysis>::new();
-    let mut seen = Vec::new();
-    let mut show = |events: Vec<StreamEvent>, out: &mut dyn Write| {
+/// A stream decoder that prints each violation the moment it is decided.
+pub struct Printer {
+    stream: ToonStream<ComplianceAnalysis>,
+    seen: Vec<Violation>,
+}
+
+impl Default for Printer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Printer {
+    pub fn new() -> Self {
+        Printer {
+            stream: ToonStream::new(),
+            seen: Vec::new(),
+        }
+    }
+
+    /// Feeds the next piece of the reply, printing what it decided.
+    pub fn push(&mut self, chunk: &str, out: &mut dyn Write) {
+        let events = self.stream.push(chunk);
+        self.show(events, out);
+    }
+
+    /// The reply has ended: prints what its end decided; returns the
+    /// violations in the order printed, and the finished value's.
+    pub fn finish(
+        mut self,
+        finish_reason: FinishReason,
+        out: &mut dyn Write,
+    ) -> Result<(Vec<Violation>, Vec<Violation>), String> {
+        let events = self.stream.end();
+        self.show(events, out);
+        let done = self
+            .stream
+            .finish_with(finish_reason)
+            .map_err(|e| e.to_string())?;
+        Ok((self.seen, done.value.violations))
+    }
+
+    fn show(&mut self, events: Vec<StreamEvent>, out: &mut dyn Write) {
         for event in events {
             match &event {
                 StreamEvent::Item { key, index, .. } if key == "violations" => {
@@ -57,7 +90,8 @@ pub fn run<'a>(
                             v.category,
                             v.description
                         );
-                        seen.push(v);
+                        let _ = out.flush();
+                        self.seen.push(v);
                     }
                 }
                 StreamEvent::Field { key, value, .. } => {
@@ -65,21 +99,27 @@ pub fn run<'a>(
                 }
                 // The lines so far were reasoning or prose, not the answer.
                 StreamEvent::Withdrawn => {
-                    seen.clear();
+                    self.seen.clear();
                     let _ = writeln!(out, "(withdrawn: the lines above were not the answer)");
                 }
                 _ => {}
             }
         }
-    };
-    for chunk in chunks {
-        show(stream.push(chunk), out);
     }
-    show(stream.end(), out);
-    let done = stream
-        .finish_with(finish_reason)
-        .map_err(|e| e.to_string())?;
-    Ok((seen, done.value.violations))
+}
+
+/// Feeds `chunks` to a [`Printer`]; returns the violations in the order
+/// printed, and the finished value's.
+pub fn run<'a>(
+    chunks: impl IntoIterator<Item = &'a str>,
+    finish_reason: FinishReason,
+    out: &mut impl Write,
+) -> Result<(Vec<Violation>, Vec<Violation>), String> {
+    let mut printer = Printer::new();
+    for chunk in chunks {
+        printer.push(chunk, out);
+    }
+    printer.finish(finish_reason, out)
 }
 
 fn main() -> std::process::ExitCode {
@@ -106,8 +146,10 @@ fn main() -> std::process::ExitCode {
                 "Document: we keep customer emails in plain-text logs forever and never ask for consent.",
                 serde_json::json!({ "max_tokens": 256, "temperature": 0 }),
             );
-            let mut pieces = Vec::new();
-            let finish = match chat::stream(url, &body, |piece| pieces.push(piece.to_owned())) {
+            // Each piece goes to the decoder as it arrives: a violation is
+            // printed while the model is still writing the rest.
+            let mut printer = Printer::new();
+            let finish = match chat::stream(url, &body, |piece| printer.push(piece, &mut out)) {
                 Ok(reason) => {
                     eprintln!("finish_reason: {reason}");
                     FinishReason::from_openai(&reason)
@@ -117,7 +159,7 @@ fn main() -> std::process::ExitCode {
                     return std::process::ExitCode::from(1);
                 }
             };
-            run(pieces.iter().map(String::as_str), finish, &mut out)
+            printer.finish(finish, &mut out)
         }
         [] => {
             let reply = include_str!("replies/stream.txt");

@@ -316,7 +316,7 @@ fn retry_sends_the_refusal_back_and_reads_the_second_answer() {
         },
         &mut out,
     );
-    assert_eq!(attempts, Some(2));
+    assert_eq!(attempts, retry::Done::Read(2));
     let out = text(out);
     assert!(out.contains("attempt 1: TOON_PARSE_FAILURE: the value reads but is not valid here: `count` is 3 but 2 objects are listed"), "{out}");
     assert!(out.contains("attempt 2: read"), "{out}");
@@ -329,4 +329,29 @@ fn retry_sends_the_refusal_back_and_reads_the_second_answer() {
         .as_str()
         .unwrap()
         .starts_with("Your answer could not be used."));
+}
+
+/// A network failure after a refused answer is not "every attempt refused":
+/// the attempts before it are printed, and the run ends as a failed send.
+#[test]
+fn retry_reports_a_failed_send_with_the_attempts_before_it() {
+    let mut sent = 0;
+    let mut out = Vec::new();
+    let done = retry::run(
+        |_| {
+            sent += 1;
+            match sent {
+                1 => Ok(toon_core::Turn::new(
+                    "objects[2]{label,score}:\n  cup,0.9\n  spoon,0.7\ncount: 3",
+                    FinishReason::Stop,
+                )),
+                _ => Err("connection refused"),
+            }
+        },
+        &mut out,
+    );
+    assert_eq!(done, retry::Done::SendFailed);
+    let out = text(out);
+    assert!(out.contains("attempt 1: TOON_PARSE_FAILURE"), "{out}");
+    assert!(out.contains("sending failed: connection refused"), "{out}");
 }

@@ -165,3 +165,58 @@ fn the_helper_gives_up_after_its_retries_and_reports_every_attempt() {
         }
     ));
 }
+
+/// The retry turn is for the model: what the error says to the caller (which
+/// option to pass, which is set) stays in the error, not in the turn.
+#[test]
+fn the_retry_turn_leaves_out_the_advice_to_the_caller() {
+    // A short last row, with no word from the server on how the reply ended.
+    let reply = "[2]{name,n}:\n  a,1\n  b";
+    #[derive(Debug, Toon)]
+    struct Item {
+        name: String,
+        n: u32,
+    }
+    let e = <Vec<Item>>::from_toon(reply).unwrap_err();
+    assert!(e.to_string().contains("ReplyOptions::finish_reason"), "{e}");
+    let turn = e.retry_prompt();
+    assert!(
+        !turn.contains("ReplyOptions") && !turn.contains("finish_reason"),
+        "{turn}"
+    );
+    assert!(turn.contains("At line 3"), "{turn}");
+
+    // A reply over a limit: the turn asks for a short answer, and the reply
+    // goes back cut short.
+    let long = format!("[1]: {}", "x".repeat(5000));
+    let parser = ToonOutputParser::<Vec<String>>::new().options(toon_core::ReplyOptions {
+        max_bytes: 1000,
+        ..Default::default()
+    });
+    let mut sent: Vec<Vec<Value>> = Vec::new();
+    let got =
+        parser.parse_with_retries(vec![json!({"role": "user", "content": "List."})], 1, |m| {
+            sent.push(m.to_vec());
+            Ok::<_, String>(Turn::new(
+                if sent.len() == 1 {
+                    long.clone()
+                } else {
+                    "[1]: ok".into()
+                },
+                FinishReason::Stop,
+            ))
+        });
+    assert_eq!(got.unwrap().value, ["ok"]);
+    let again = &sent[1];
+    let back = again[1]["content"].as_str().unwrap();
+    assert!(
+        back.len() < 2100 && back.ends_with("[… 3005 more bytes]"),
+        "{}",
+        &back[back.len() - 40..]
+    );
+    let turn = again[2]["content"].as_str().unwrap();
+    assert!(
+        turn.contains("far too long") && !turn.contains("ReplyOptions"),
+        "{turn}"
+    );
+}

@@ -287,3 +287,31 @@ fn arguments_sent_as_an_object_are_read_as_its_text() {
     ]}}]});
     assert_eq!(tool.read::<Capital>(&response).unwrap().capital, "Lima");
 }
+
+/// A response the token limit stopped before the call came is a cut, named
+/// so, never "the model did not call the tool"; a call whose arguments are
+/// not JSON text says so.
+#[test]
+fn a_response_cut_before_its_call_is_truncated() {
+    let tool = Tool::of::<Capital>();
+    let openai = json!({"choices": [{"finish_reason": "length", "message": {"content": null}}]});
+    let anthropic =
+        json!({"content": [{"type": "text", "text": "Let me think"}], "stop_reason": "max_tokens"});
+    for response in [openai, anthropic] {
+        let e = tool.read::<Capital>(&response).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
+        assert!(e.to_string().contains("raise max_tokens"), "{e}");
+    }
+    // Stopped normally with no call: the model did not call it.
+    let none = json!({"choices": [{"finish_reason": "stop", "message": {"content": "Lima."}}]});
+    assert_eq!(
+        tool.read::<Capital>(&none).unwrap_err().kind(),
+        ParseErrorKind::EmptyCompletion
+    );
+    let null_args = json!({"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+        {"type": "function", "function": {"name": "Capital", "arguments": null}}
+    ]}}]});
+    let e = tool.read::<Capital>(&null_args).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax);
+    assert!(e.to_string().contains("not JSON text"), "{e}");
+}

@@ -37,6 +37,8 @@ pub struct Completion {
 }
 
 /// Sends the request to `url` (the full `/v1/chat/completions` address, plain HTTP).
+/// A server's error, or an answer without a choice, is an error here, never
+/// an empty completion: a server that failed is not a model that said nothing.
 pub fn complete(url: &str, body: &Value) -> Result<Completion, String> {
     let mut response = ureq::post(url)
         .send_json(body)
@@ -45,12 +47,16 @@ pub fn complete(url: &str, body: &Value) -> Result<Completion, String> {
         .body_mut()
         .read_json()
         .map_err(|e| format!("{url} did not answer with JSON: {e}"))?;
+    if !answer["error"].is_null() {
+        return Err(format!("{url} answered with an error: {}", answer["error"]));
+    }
     let choice = &answer["choices"][0];
+    if !choice.is_object() {
+        return Err(format!("{url} answered with no choice: {answer}"));
+    }
     Ok(Completion {
-        content: choice["message"]["content"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
+        content: content_text(&choice["message"]["content"])
+            .ok_or_else(|| format!("{url} answered with content that is not text: {choice}"))?,
         finish_reason: choice["finish_reason"]
             .as_str()
             .unwrap_or_default()
@@ -58,8 +64,28 @@ pub fn complete(url: &str, body: &Value) -> Result<Completion, String> {
     })
 }
 
+/// A message's content: a string, `null` (no text: a tool call, or nothing),
+/// or a list of parts whose text parts are joined; `None` for anything else.
+fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(text) => Some(text.clone()),
+        Value::Null => Some(String::new()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter(|p| p["type"] == "text")
+                .filter_map(|p| p["text"].as_str())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// Sends the request with `"stream": true` and calls `on_delta` with each piece
 /// of content as the server's SSE stream delivers it; returns the finish reason.
+/// An error the server sends in the stream (llama.cpp's `error:` event, or an
+/// event holding `error`), an event that is not JSON, or a stream that stops
+/// before its end is an error: what arrived may be only part of the reply.
 pub fn stream(url: &str, body: &Value, mut on_delta: impl FnMut(&str)) -> Result<String, String> {
     use std::io::BufRead;
     let mut body = body.clone();
@@ -69,17 +95,30 @@ pub fn stream(url: &str, body: &Value, mut on_delta: impl FnMut(&str)) -> Result
         .map_err(|e| format!("request to {url} failed: {e}"))?;
     let reader = std::io::BufReader::new(response.into_body().into_reader());
     let mut finish_reason = String::new();
+    let mut done = false;
     for line in reader.lines() {
         let line = line.map_err(|e| format!("reading the stream from {url}: {e}"))?;
-        let Some(data) = line.strip_prefix("data: ") else {
-            continue;
+        if let Some(error) = line.strip_prefix("error:") {
+            return Err(format!(
+                "{url} sent an error in the stream: {}",
+                error.trim()
+            ));
+        }
+        let Some(data) = line.strip_prefix("data:").map(str::trim) else {
+            continue; // comments, `event:` and `id:` lines, blank separators
         };
-        if data.trim() == "[DONE]" {
+        if data == "[DONE]" {
+            done = true;
             break;
         }
-        let Ok(event) = serde_json::from_str::<Value>(data) else {
-            continue;
-        };
+        let event = serde_json::from_str::<Value>(data)
+            .map_err(|e| format!("{url} sent a stream event that is not JSON ({e}): {data}"))?;
+        if !event["error"].is_null() {
+            return Err(format!(
+                "{url} sent an error in the stream: {}",
+                event["error"]
+            ));
+        }
         let choice = &event["choices"][0];
         if let Some(piece) = choice["delta"]["content"].as_str() {
             on_delta(piece);
@@ -87,6 +126,11 @@ pub fn stream(url: &str, body: &Value, mut on_delta: impl FnMut(&str)) -> Result
         if let Some(reason) = choice["finish_reason"].as_str() {
             finish_reason = reason.to_owned();
         }
+    }
+    if !done && finish_reason.is_empty() {
+        return Err(format!(
+            "the stream from {url} stopped before its end: the reply may be cut"
+        ));
     }
     Ok(finish_reason)
 }

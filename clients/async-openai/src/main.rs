@@ -66,6 +66,16 @@ fn options(response: &Value) -> ReplyOptions {
 
 type Failure = Box<dyn std::error::Error>;
 
+/// The reply's text: a server's error is a failure, never an empty reply; a
+/// reply with no text (`content: null`) is read as empty, so that its finish
+/// reason says whether it was cut.
+fn text_of(response: &Value) -> Result<&str, Failure> {
+    if !response["error"].is_null() || !response["choices"][0].is_object() {
+        return Err(format!("the server answered with no reply: {response}").into());
+    }
+    Ok(reply_text(response).unwrap_or_default())
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let server = std::env::args()
@@ -92,7 +102,7 @@ async fn run(server: &str) -> Result<(), Failure> {
     let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "max_tokens": 120});
     constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
     let response: Value = client.chat().create_byot(&body).await?;
-    let text = reply_text(&response).ok_or("no reply text")?;
+    let text = text_of(&response)?;
     let scene = Scene::from_toon_with_options(text, &options(&response))?.value;
     println!("grammar: {scene:?}");
 
@@ -122,7 +132,7 @@ async fn run(server: &str) -> Result<(), Failure> {
         "max_tokens": 200,
     });
     let response: Value = client.chat().create_byot(&body).await?;
-    let text = reply_text(&response).ok_or("no reply text")?;
+    let text = text_of(&response)?;
     let (scene, _) = from_json_reply_with_options::<Scene>(text, &options(&response))?;
     println!("JSON Schema: {scene:?}");
 
@@ -162,6 +172,12 @@ async fn run(server: &str) -> Result<(), Failure> {
             StreamEvent::Withdrawn => rows = 0,
             _ => {}
         }
+    }
+    // A stream that ended with no finish reason stopped early (llama.cpp sends
+    // a failure as an `error:` line, which SSE readers skip): what came may be
+    // part of the reply only.
+    if finish == FinishReason::Unknown {
+        return Err("the stream ended with no finish reason: the reply may be cut".into());
     }
     let scene = stream.finish_with(finish)?.value;
     if rows != scene.objects.len() {

@@ -86,6 +86,9 @@ struct Inner {
     cause: Option<String>,
     /// The format the reply was to be in, for the retry turn.
     format: Option<&'static str>,
+    /// Where the message's advice to the caller begins (what to pass, which
+    /// option is set): shown by `Display`, left out of the model's retry turn.
+    advice_at: Option<usize>,
     /// The 1-based column of the value the error is about, on its line.
     column: Option<usize>,
     /// Where that value's text lies in memory, until the reader that holds the
@@ -125,6 +128,7 @@ impl ParseError {
             source: None,
             cause: None,
             format: None,
+            advice_at: None,
             column: None,
             token: Token::default(),
         }))
@@ -144,6 +148,7 @@ impl ParseError {
     /// A syntax error on a reply's last line, with no word from the server on
     /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
     pub(crate) fn on_last_line(mut self) -> Self {
+        self.0.advice_at = Some(self.0.message.len());
         self.0.message.push_str(
             "; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)",
         );
@@ -281,8 +286,12 @@ impl ParseError {
             ParseErrorKind::Truncated => format!(
                 "{place}the answer stops before its end. Give a shorter answer: fewer items, shorter texts."
             ),
+            ParseErrorKind::LimitExceeded => format!(
+                "{place}the answer is far too long or too deeply nested. Give a short answer, nested no deeper than the format shows."
+            ),
             _ => {
-                let said = self.0.message.trim_end_matches('.');
+                let message = &self.0.message;
+                let said = message[..self.0.advice_at.unwrap_or(message.len())].trim_end_matches(['.', ';', ',', ' ']);
                 let mut chars = said.chars();
                 match chars.next() {
                     // A sentence of its own when no place leads it in.
@@ -295,6 +304,13 @@ impl ParseError {
         format!(
             "Your answer could not be used. {what}\nWrite the whole answer again, in {format}, with this fixed; keep everything else as it was."
         )
+    }
+
+    /// The message from byte `at` on is advice to the caller, not for the
+    /// model: [`retry_prompt`](Self::retry_prompt) leaves it out.
+    pub(crate) fn advice_from(mut self, at: usize) -> Self {
+        self.0.advice_at = Some(at);
+        self
     }
 
     /// The format the reply was read in, for [`retry_prompt`](Self::retry_prompt).

@@ -164,7 +164,7 @@ fn dropped_rows<T>(
             "{what}, and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which"
         )
     };
-    Err(ParseError::new(kind, Some(row.line), message))
+    Err(ParseError::new(kind, Some(row.line), message).advice_from(what.len()))
 }
 
 /// The 1-based number of the completion's last non-blank line (asked only

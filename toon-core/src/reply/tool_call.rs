@@ -18,8 +18,11 @@ impl Tool {
     /// and be the only one.
     ///
     /// # Errors
-    /// `EmptyCompletion` if the response holds no call of this tool; otherwise
-    /// as [`from_json_reply`](crate::from_json_reply).
+    /// `Truncated` if the token limit stopped the response before a call of
+    /// this tool (`finish_reason: "length"`, `stop_reason: "max_tokens"`);
+    /// `EmptyCompletion` if it holds no call of this tool otherwise; `Syntax`
+    /// for a call whose arguments are not JSON text; otherwise as
+    /// [`from_json_reply`](crate::from_json_reply).
     pub fn read<T: DeserializeOwned>(&self, response: &Value) -> Result<T, ParseError> {
         if self.wrapped {
             self.arguments::<Wrapped<T>>(response).map(|w| w.0)
@@ -38,11 +41,22 @@ impl Tool {
             .find(|c| c["function"]["name"] == self.name.as_str());
         // OpenAI sends the arguments as JSON text; a server that sends the
         // object itself is read as that object's text.
-        let openai = call.and_then(|c| match &c["function"]["arguments"] {
-            Value::String(text) => Some(std::borrow::Cow::Borrowed(text.as_str())),
-            object @ Value::Object(_) => Some(std::borrow::Cow::Owned(object.to_string())),
-            _ => None,
-        });
+        let openai = match call.map(|c| &c["function"]["arguments"]) {
+            Some(Value::String(text)) => Some(std::borrow::Cow::Borrowed(text.as_str())),
+            Some(object @ Value::Object(_)) => Some(std::borrow::Cow::Owned(object.to_string())),
+            Some(other) => {
+                return Err(ParseError::new(
+                    ParseErrorKind::Syntax,
+                    None,
+                    format!(
+                        "the call of the tool `{}` has arguments that are not JSON text: {other}",
+                        self.name
+                    ),
+                )
+                .in_format(JSON_FORMAT))
+            }
+            None => None,
+        };
         if let Some(arguments) = openai {
             let options = ReplyOptions {
                 finish_reason: FinishReason::from_openai(
@@ -60,6 +74,17 @@ impl Tool {
             .flatten()
             .find(|c| c["type"] == "tool_use" && c["name"] == self.name.as_str());
         let Some(call) = anthropic else {
+            // The token limit came before the call did: a cut, not a refusal to call.
+            let cut =
+                choice["finish_reason"] == "length" || response["stop_reason"] == "max_tokens";
+            if cut {
+                return Err(ParseError::truncated(
+                    None,
+                    format!("the response stopped at its token limit before the call of the tool `{}`; raise max_tokens", self.name),
+                    "the tool call never comes",
+                )
+                .in_format(JSON_FORMAT));
+            }
             return Err(ParseError::new(
                 ParseErrorKind::EmptyCompletion,
                 None,

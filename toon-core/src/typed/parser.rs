@@ -144,7 +144,8 @@ impl<T: Toon> ToonOutputParser<T> {
     /// of its own: `send` gets the chat messages so far and returns what the
     /// model said. On a refusal the model's reply and the refusal's
     /// [`retry_prompt`](ParseError::retry_prompt) are added to the messages and
-    /// `send` is called again, at most `retries` more times.
+    /// `send` is called again, at most `retries` more times (a reply over a
+    /// limit goes back cut to its first 2,000 bytes, marked so).
     ///
     /// ```
     /// use serde_json::json;
@@ -191,20 +192,40 @@ impl<T: Toon> ToonOutputParser<T> {
                 }
                 Err(e) => {
                     let again = e.retry_prompt();
+                    // A reply over a limit goes back cut short: the model is
+                    // to see that it ran on, not all of it again.
+                    let said = if e.kind() == ParseErrorKind::LimitExceeded {
+                        clipped(&turn.content)
+                    } else {
+                        turn.content.clone()
+                    };
                     attempts.push(Attempt {
-                        reply: turn.content.clone(),
+                        reply: turn.content,
                         outcome: Err(e),
                     });
                     if attempts.len() > retries {
                         return Err(RetryError::Refused { attempts });
                     }
-                    messages.push(json!({"role": "assistant", "content": turn.content}));
+                    messages.push(json!({"role": "assistant", "content": said}));
                     messages.push(json!({"role": "user", "content": again}));
                 }
             }
         }
     }
 }
+
+/// The first [`CLIPPED`] bytes of a reply (at a character's boundary) and a
+/// mark that the rest is left out.
+fn clipped(reply: &str) -> String {
+    let mut end = CLIPPED.min(reply.len());
+    while !reply.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\n[… {} more bytes]", &reply[..end], reply.len() - end)
+}
+
+/// How much of a reply over a limit goes back to the model in the retry.
+const CLIPPED: usize = 2000;
 
 /// What the model said: the completion's text and how the server said it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
