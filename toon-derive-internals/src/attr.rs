@@ -411,21 +411,11 @@ impl FieldAttrs {
                 // #[toon(range(min = 0, max = 5))], #[toon(length(max = 80))], #[toon(pattern = "^R-\\d+$")]
                 "range" => {
                     let b = constraint::range(meta, family == Family::Borrowed)?;
-                    once(
-                        &mut out.range,
-                        b,
-                        |a, b| (a.min, a.max) == (b.min, b.max),
-                        meta,
-                    )?;
+                    once(&mut out.range, b, constraint::Bounds::same, meta)?;
                 }
                 "length" => {
                     let b = constraint::length(meta, family == Family::Borrowed)?;
-                    once(
-                        &mut out.length,
-                        b,
-                        |a, b| (a.min, a.max) == (b.min, b.max),
-                        meta,
-                    )?;
+                    once(&mut out.length, b, constraint::Bounds::same, meta)?;
                 }
                 "pattern" => {
                     let p = constraint::pattern(meta)?;

@@ -13,6 +13,13 @@ pub struct Bounds<T> {
     pub span: Span,
 }
 
+impl<T: PartialEq> Bounds<T> {
+    /// The same bounds, wherever each was written.
+    pub fn same(&self, other: &Self) -> bool {
+        (&self.min, &self.max) == (&other.min, &other.max)
+    }
+}
+
 /// A field's constraints, as the generated code states them.
 #[derive(Default, Clone)]
 pub struct Constraints {
