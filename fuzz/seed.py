@@ -20,6 +20,12 @@ for path in glob.glob(os.path.join(repo, "tests/replies/real/*/*.txt")) + glob.g
     os.path.join(repo, "tests/replies/real/grammar/*/*.txt")
 ):
     seeds.append(open(path).read())
+# Replies of the targets' type with two delimited blocks (fuzz_targets/common/briefing.rs).
+seeds += [
+    "found: true\n<summary>\nTwo findings.\n</summary>\nviolations[1]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Plain-text emails,R-1,Encrypt them\n<answer>\nYes: see R-1.\n</answer>\n",
+    "<answer>\nSee <summary>\nnot this\n</summary> above.\n</answer>\nfound: false\nviolations[0]:\n<summary>\nNone.\n</summary>\n",
+    "```toon\nfound: true\nviolations[0]:\n```\n<summary>\nOpen, never closed.\n",
+]
 # The stream target reads its first byte as the seed of its chunk sizes.
 for target, prefix in (("decode", b""), ("decode_reply", b""), ("from_toon", b""), ("stream", b"\x07")):
     out = os.path.join(root, "corpus", target)

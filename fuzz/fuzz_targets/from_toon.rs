@@ -5,8 +5,11 @@
 use libfuzzer_sys::fuzz_target;
 use toon_core::Toon;
 
+#[path = "common/briefing.rs"]
+mod briefing;
 #[path = "common/compliance.rs"]
 mod compliance;
+use briefing::Briefing;
 use compliance::ComplianceAnalysis;
 
 fuzz_target!(|data: &[u8]| {
@@ -18,5 +21,9 @@ fuzz_target!(|data: &[u8]| {
         if x.confidence.map_or(true, |c| !c.is_nan()) {
             assert_eq!(back, x);
         }
+    }
+    if let Ok(x) = Briefing::from_toon(&text) {
+        let again = x.to_toon();
+        assert_eq!(Briefing::from_toon(&again).as_ref(), Ok(&x), "{again:?}");
     }
 });

@@ -2,14 +2,18 @@
 //! and `finish` returns exactly what `from_toon_with_options` returns on the
 //! whole text (with a `max_bytes` around the text's length where the first
 //! byte's high bit is set); every row it emitted that stands is in the final
-//! value at its index.
+//! value at its index, and a delimited field's text events, where none was
+//! withdrawn, add up to the final value's field.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use toon_core::{ParseError, Reply, ReplyOptions, StreamEvent, Toon, ToonStream};
 
+#[path = "common/briefing.rs"]
+mod briefing;
 #[path = "common/compliance.rs"]
 mod compliance;
+use briefing::Briefing;
 use compliance::{ComplianceAnalysis, Violation};
 
 /// Streams `text` in chunks whose sizes (in characters, 1 to 16) come from
@@ -38,12 +42,30 @@ fn stream<T: Toon>(
 trait Rows: Toon + PartialEq + std::fmt::Debug {
     const KEY: &'static str;
     fn rows(&self) -> &[Violation];
+    /// The delimited field `key`, if the type has one.
+    fn prose(&self, _key: &str) -> Option<&str> {
+        None
+    }
 }
 
 impl Rows for ComplianceAnalysis {
     const KEY: &'static str = "violations";
     fn rows(&self) -> &[Violation] {
         &self.violations
+    }
+}
+
+impl Rows for Briefing {
+    const KEY: &'static str = "violations";
+    fn rows(&self) -> &[Violation] {
+        &self.violations
+    }
+    fn prose(&self, key: &str) -> Option<&str> {
+        match key {
+            "summary" => Some(&self.summary),
+            "answer" => Some(&self.answer),
+            _ => None,
+        }
     }
 }
 
@@ -97,6 +119,25 @@ fn check<T: Rows>(text: &str, seed: u8) {
                 }
             }
         }
+        // Text events are only ever added to, unless a withdrawal voided them.
+        if from == 0 {
+            let mut texts: Vec<(&str, String)> = Vec::new();
+            for e in &events {
+                if let StreamEvent::Text { key, delta } = e {
+                    match texts.iter_mut().find(|(k, _)| k == key) {
+                        Some((_, text)) => text.push_str(delta),
+                        None => texts.push((key, delta.clone())),
+                    }
+                }
+            }
+            for (key, text) in texts {
+                assert_eq!(
+                    Some(text.as_str()),
+                    reply.value.prose(key),
+                    "{text:?}: {key}"
+                );
+            }
+        }
     }
 }
 
@@ -107,4 +148,5 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     check::<ComplianceAnalysis>(&text, seed);
     check::<Vec<Violation>>(&text, seed);
+    check::<Briefing>(&text, seed);
 });

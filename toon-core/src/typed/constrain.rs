@@ -20,6 +20,14 @@ pub enum Measured<'v> {
 
 /// A value a field constraint can measure; implemented for the standard types.
 #[doc(hidden)]
+#[cfg_attr(
+    toon_diagnostic,
+    diagnostic::on_unimplemented(
+        message = "a field constraint cannot measure `{Self}`",
+        label = "`range` bounds a number; `length` a text or a list; `pattern` a text",
+        note = "to bound what a derived type holds, put the constraint on that type's own fields"
+    )
+)]
 pub trait Measure {
     fn measure(&self) -> Measured<'_>;
 }
