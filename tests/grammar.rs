@@ -13,7 +13,8 @@ use common::types::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, reply_text, GrammarServer, GrammarSyntax, Toon, DEFAULT_MAX_ITEMS,
+    constrain_request, decode, reply_text, GrammarServer, GrammarSyntax, ParseErrorKind, Toon,
+    DEFAULT_MAX_ITEMS,
 };
 
 /// A point: a flat struct, used as a nested column group and as map values.
@@ -1033,6 +1034,64 @@ fn a_length_of_at_most_zero_leaves_only_the_empty_value() {
     refused::<Nothing>("text: \"\"\nlist: []\nmap:\n  a: 1");
 }
 
+/// Text bounds of one and two characters, where GBNF's bound of each loop
+/// (`max - 2`) has no room.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Codes {
+    #[toon(length(max = 1))]
+    one: String,
+    #[toon(length(max = 2))]
+    two: String,
+    #[toon(length(min = 2, max = 2))]
+    pair: String,
+}
+
+#[test]
+fn a_text_of_one_or_two_characters_is_held_exactly_in_both_syntaxes() {
+    let [lark, gbnf] = Checker::both::<Codes>();
+    let chars = ["a", "t", "n", "1", "+", "-", "e", ".", " ", "#", "é", ","];
+    let mut words: Vec<String> = chars.iter().map(|c| (*c).to_owned()).collect();
+    for a in chars {
+        for b in chars {
+            words.push(format!("{a}{b}"));
+            words.push(format!("{a}{b}a"));
+        }
+    }
+    let mut admitted_any = [0; 3];
+    for word in &words {
+        for (i, text) in [
+            format!("one: {word}\ntwo: ab\npair: ab"),
+            format!("one: a\ntwo: {word}\npair: ab"),
+            format!("one: a\ntwo: ab\npair: {word}"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let read = Codes::from_toon_with_report(text);
+            // Admitted only where the decoder reads the text as it stands
+            // (it also reads a few more, such as `-`, which `to_toon` quotes).
+            let strict = read.as_ref().is_ok_and(|r| r.repairs.is_empty());
+            for (syntax, grammar) in [("Lark", &lark), ("GBNF", &gbnf)] {
+                assert!(
+                    !grammar.accepts(text) || strict,
+                    "{syntax}, {text:?}: {read:?}"
+                );
+            }
+            // And a value the decoder takes is admitted as `to_toon` writes it.
+            if let (Ok(read), true) = (read, strict) {
+                let written = read.value.to_toon();
+                assert!(
+                    lark.accepts(&written) && gbnf.accepts(&written),
+                    "{written:?}"
+                );
+                admitted_any[i] += usize::from(gbnf.accepts(text));
+            }
+        }
+    }
+    // Each field admits some of the words, so the check above is not vacuous.
+    assert!(admitted_any.iter().all(|&n| n > 5), "{admitted_any:?}");
+}
+
 #[derive(Debug, Clone, PartialEq, Toon)]
 struct Single {
     share: f32,
@@ -1043,6 +1102,37 @@ fn an_f32_is_written_in_its_own_shortest_digits() {
     let x = Single { share: 0.1 };
     assert_eq!(x.to_toon(), "share: 0.1");
     admitted(&Checker::both::<Single>(), &x).unwrap();
+}
+
+/// `f32` ranges: one within 2^24 is held by the grammar; past it, a number
+/// within the bounds may round to an `f32` outside them, so the decoder holds it.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Wide {
+    #[toon(range(min = 0, max = 16777216))]
+    small: f32,
+    #[toon(range(min = 0, max = 16777219))]
+    large: f32,
+}
+
+#[test]
+fn an_f32_range_is_held_only_where_its_bounds_are_f32s() {
+    let [lark, gbnf] = Checker::both::<Wide>();
+    for grammar in [&lark, &gbnf] {
+        assert!(!grammar.accepts("small: 16777217\nlarge: 1"));
+        assert!(grammar.accepts("small: 16777216\nlarge: 1"));
+        // 16777219 is within `large`'s bounds as written and is 16777220 as an
+        // `f32`, which the decoder refuses: the grammar does not claim it.
+        let text = "small: 1\nlarge: 16777219";
+        assert!(grammar.accepts(text));
+    }
+    let text = "small: 1\nlarge: 16777219";
+    assert_eq!(
+        Wide::from_toon(text).unwrap_err().kind(),
+        ParseErrorKind::Constraint
+    );
+    let grammar = Wide::toon_grammar(GrammarSyntax::Gbnf);
+    assert!(grammar.contains("number-0-16777216"), "{grammar}");
+    assert!(!grammar.contains("number-0-16777219"), "{grammar}");
 }
 
 #[derive(Debug, Clone, PartialEq, Toon)]

@@ -650,12 +650,16 @@ impl Builder {
                 let name = format!("int-{}-{}", signed(min), signed(max));
                 self.rule(name, |_| text::integer(min, max.max(min)))
             }
-            // A range with whole, non-negative bounds is held; any other is the decoder's.
-            Shape::Float { .. } => match b.range {
+            // A range with whole, non-negative bounds is held; any other is the
+            // decoder's. An `f32` rounds what the model wrote, so its bounds must
+            // be `f32`s themselves (whole numbers up to 2^24), for a number within
+            // them to round to one within them.
+            Shape::Float { bits } => match b.range {
                 (Some(lo), Some(hi))
                     if lo >= 0.0
                         && lo < hi
                         && hi < 1e15
+                        && (bits == 64 || hi <= 16_777_216.0)
                         && lo.fract() == 0.0
                         && hi.fract() == 0.0 =>
                 {
@@ -694,7 +698,7 @@ impl Builder {
             // Text of no characters at all (`length(max = 0)`) can only be quoted.
             let bare = (max > 0).then(|| {
                 b.rule(format!("text-bare-{stem}"), |_| Expr::Bounded {
-                    inner: Box::new(text::unquoted()),
+                    inner: Box::new(text::unquoted_of(min.max(1), max)),
                     min: min.max(1),
                     max,
                     pattern: pattern.map(searching),

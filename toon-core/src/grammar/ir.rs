@@ -149,6 +149,59 @@ pub(crate) fn opt(inner: Expr) -> Expr {
     repeat(inner, 0, Some(1))
 }
 
+/// The words of `e` of exactly `n` characters as a language of their own
+/// (the empty text is `lit("")`), or `None` where `e` has none; for a few
+/// characters only, as it writes out every way of splitting them. `e` holds no
+/// rule.
+pub(crate) fn of_length(e: &Expr, n: u32) -> Option<Expr> {
+    let ways = |parts: Vec<Option<Expr>>| {
+        let parts: Vec<Expr> = parts.into_iter().flatten().collect();
+        (!parts.is_empty()).then(|| alt(parts))
+    };
+    match e {
+        Expr::Lit(s) => (s.chars().count() == n as usize).then(|| e.clone()),
+        Expr::Class(_) => (n == 1).then(|| e.clone()),
+        Expr::Alt(items) => ways(items.iter().map(|i| of_length(i, n)).collect()),
+        Expr::Seq(items) => match items.split_first() {
+            None => (n == 0).then(|| lit("")),
+            Some((first, rest)) => {
+                let rest = Expr::Seq(rest.to_vec());
+                ways(
+                    (0..=n)
+                        .map(|i| Some(seq([of_length(first, i)?, of_length(&rest, n - i)?])))
+                        .collect(),
+                )
+            }
+        },
+        Expr::Repeat { inner, min, max } => {
+            if n == 0 {
+                return (*min == 0).then(|| lit(""));
+            }
+            if *max == Some(0) {
+                return None;
+            }
+            // One more item of 1..=n characters, then the rest of the repetition.
+            let more = Expr::Repeat {
+                inner: inner.clone(),
+                min: min.saturating_sub(1),
+                max: max.map(|m| m - 1),
+            };
+            ways(
+                (1..=n)
+                    .map(|i| Some(seq([of_length(inner, i)?, of_length(&more, n - i)?])))
+                    .collect(),
+            )
+        }
+        Expr::Bounded {
+            inner, min, max, ..
+        } => (*min..=*max)
+            .contains(&n)
+            .then(|| of_length(inner, n))
+            .flatten(),
+        Expr::Rule(_) => None,
+    }
+}
+
 /// Named rules in the order they were first asked for; `root` first.
 #[derive(Debug, Default)]
 pub(crate) struct Grammar {

@@ -70,8 +70,9 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
 ///   integers within their Rust type's bounds; other numbers as plain decimals
 ///   of at most [`FRACTION_DIGITS`] digits after the point (no exponent form),
-///   within a field's `range` where it has whole, non-negative bounds (other
-///   ranges are the decoder's to hold); enum values as their names;
+///   within a field's `range` where it has whole, non-negative bounds, for an
+///   `f32` at most 2^24 (other ranges are the decoder's to hold); enum values
+///   as their names;
 /// - a text's `length` and `pattern`: its maximum in both syntaxes, its minimum
 ///   and its pattern in Lark only (GBNF cannot intersect two languages; the
 ///   decoder refuses what they leave out); of a delimited field's prose only

@@ -2,7 +2,7 @@
 //! stand, otherwise quoted with §7.1's escapes), numbers, whole numbers within a
 //! range, and keys.
 
-use super::ir::{alt, class, lit, opt, repeat, seq, Class, Expr};
+use super::ir::{alt, class, lit, of_length, opt, repeat, seq, Class, Expr};
 use super::FRACTION_DIGITS;
 
 /// Never in unquoted text: quotes, escapes, the colon, brackets, braces and the
@@ -64,6 +64,19 @@ impl Exit {
             (false, false) => Some(alt(ways)),
         }
     }
+}
+
+/// [`unquoted`] text of `min..=max` characters. Its loops are what GBNF
+/// bounds (each to `max - 2`, a first and a last character outside them), so
+/// text of at most two characters is written out word by word instead: there
+/// the loops would have no room, and their first and last characters alone
+/// would run to two.
+pub(crate) fn unquoted_of(min: u32, max: u32) -> Expr {
+    if max > 2 {
+        return unquoted();
+    }
+    let text = unquoted();
+    alt((min..=max).filter_map(|n| of_length(&text, n)))
 }
 
 /// Unquoted text, unbounded (the caller bounds it): not empty; no leading `-`,
