@@ -505,3 +505,64 @@ mod same_name {
         assert_eq!(v, Value(serde_json::json!({"a": 1})));
     }
 }
+
+/// A rating whose names read as numbers, and an answer named like a keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Toon)]
+enum Stars {
+    #[toon(rename = "1")]
+    One,
+    #[toon(rename = "2")]
+    Two,
+    #[toon(rename = "true")]
+    Yes,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Rated {
+    stars: Stars,
+    all: Vec<Stars>,
+}
+
+/// Names that read as a number or keyword are shown quoted, as the encoder
+/// and the grammar write them; written bare, the word is the name.
+#[test]
+fn an_enum_name_that_reads_as_a_number_is_shown_as_written() {
+    let header = Rated::toon_header();
+    assert!(header.contains(r#"stars: <"1"|"2"|"true">"#), "{header}");
+    let x = Rated {
+        stars: Stars::Two,
+        all: vec![Stars::One, Stars::Yes],
+    };
+    let written = x.to_toon();
+    assert_eq!(written, "stars: \"2\"\nall[2]: \"1\",\"true\"");
+    let strict = Rated::from_toon_with_report(&written).unwrap();
+    assert_eq!((strict.value, strict.repairs.len()), (x, 0));
+    let bare = Rated::from_toon_with_report("stars: 2\nall[2]: 1,true").unwrap();
+    assert_eq!(bare.value.stars, Stars::Two);
+    assert_eq!(bare.value.all, vec![Stars::One, Stars::Yes]);
+    assert!(bare
+        .repairs
+        .iter()
+        .all(|r| r.kind == RepairKind::UnquotedScalar));
+    assert!(!bare.repairs.is_empty());
+    // A number that is no name is refused as before.
+    let e = Rated::from_toon("stars: 3\nall[0]:").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::InvalidValue);
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Twice {
+    a: Option<Option<u32>>,
+}
+
+/// `Some(None)` has no TOON of its own: written `null`, read as `None`, as
+/// serde_json reads it; the prompt says `null` once.
+#[test]
+fn an_option_of_an_option_is_null_once() {
+    assert_eq!(Twice::toon_header(), "a: <integer> or null");
+    let x = Twice { a: Some(None) };
+    assert_eq!(x.to_toon(), "a: null");
+    assert_eq!(Twice::from_toon(&x.to_toon()), Ok(Twice { a: None }));
+    let y = Twice { a: Some(Some(3)) };
+    assert_eq!(Twice::from_toon(&y.to_toon()), Ok(y));
+}

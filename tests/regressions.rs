@@ -30,6 +30,50 @@ fn a_root_string_starting_with_a_byte_order_mark_keeps_it() {
     assert_eq!(decode(&text, &Default::default()).unwrap(), v);
 }
 
+/// A reply that is one text written as the reply decoder would strip it (a
+/// fence, a reasoning or tool tag, only Unicode spaces) read back as an empty
+/// completion; `to_toon` quotes it, and the plain texts beside it stay bare.
+#[test]
+fn a_root_text_that_looks_like_a_wrapper_is_quoted() {
+    for s in [
+        "```",
+        "```toon",
+        "<think>",
+        "</think>",
+        "<tool_call>",
+        "</tool_call>",
+        "\u{a0}",
+        "\u{2028}",
+        "\u{3000}\u{3000}",
+    ] {
+        let text = s.to_owned().to_toon();
+        assert_eq!(text, format!("\"{s}\""));
+        assert_eq!(
+            String::from_toon(&text).as_ref(),
+            Ok(&s.to_owned()),
+            "{text:?}"
+        );
+        assert_eq!(
+            Option::<String>::from_toon(&Some(s.to_owned()).to_toon()),
+            Ok(Some(s.to_owned()))
+        );
+    }
+    for s in ["Paris", "a ``` b", "think"] {
+        assert_eq!(s.to_owned().to_toon(), s);
+    }
+}
+
+/// A key written twice on the last line is whole: the error does not guess
+/// that the server cut the reply there, as it does for a line that may be a cut.
+#[test]
+fn a_duplicate_key_on_the_last_line_is_not_taken_for_a_cut() {
+    let e = decode_reply("x: 1\ny: a\nx: 2").unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(3)));
+    assert!(!e.message().contains("cut off"), "{e}");
+    let e = decode_reply("x: 1\ny: \"a").unwrap_err();
+    assert!(e.message().contains("cut off"), "{e}");
+}
+
 #[test]
 fn a_keyed_table_cut_inside_an_entry_key_is_truncated() {
     let cut = "users[3:]{age,city}:\n  alice: 30,Berlin\n  bo";

@@ -579,7 +579,7 @@ fn types_of_one_name_one_level_down_are_told_apart() {
 
 #[test]
 fn the_declarations_name_each_float_by_its_width() {
-    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    #[derive(Debug, PartialEq, Toon, OutputSchema, serde::Deserialize)]
     struct Reading {
         /// Degrees Celsius.
         celsius: f32,
@@ -588,10 +588,27 @@ fn the_declarations_name_each_float_by_its_width() {
     let prompt = Reading::schema_prompt();
     assert!(prompt.contains("    celsius: f32,"), "{prompt}");
     assert!(prompt.contains("    ratio: f64,"), "{prompt}");
-    // Both are JSON numbers all the same.
+    // Both are JSON numbers; an `f32` only up to its largest value, which
+    // both readers hold it to.
     let schema = Reading::json_schema();
     assert_eq!(schema["properties"]["celsius"]["type"], "number");
     assert_eq!(schema["properties"]["ratio"]["type"], "number");
+    let largest = serde_json::to_string(&f32::MAX).unwrap();
+    assert_eq!(schema["properties"]["celsius"]["maximum"].to_string(), largest);
+    assert_eq!(
+        schema["properties"]["celsius"]["minimum"].to_string(),
+        format!("-{largest}")
+    );
+    assert!(schema["properties"]["ratio"].get("maximum").is_none());
+    let at = format!("{{\"celsius\": {largest}, \"ratio\": 1.5}}");
+    assert_eq!(from_json_reply::<Reading>(&at).unwrap().celsius, f32::MAX);
+    let past = "{\"celsius\": 1e39, \"ratio\": 1.5}";
+    for e in [
+        from_json_reply::<Reading>(past).unwrap_err(),
+        Reading::from_toon(past).unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ParseErrorKind::InvalidValue, "{e}");
+    }
 }
 
 /// OpenAI takes only an object at a schema's root: a type that is not one is

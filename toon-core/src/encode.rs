@@ -307,6 +307,16 @@ pub(crate) fn needs_quotes(s: &str, delim: char) -> bool {
         })
 }
 
+/// A text as the encoder writes it as a value or a cell of the default
+/// delimiter: bare, or quoted where §7.2 says.
+pub(crate) fn text_literal(s: &str) -> String {
+    if needs_quotes(s, ',') {
+        quote(s)
+    } else {
+        s.to_owned()
+    }
+}
+
 /// §7.3: keys matching `^[A-Za-z_][A-Za-z0-9_.]*$` go bare, all others quoted.
 pub(crate) fn encode_key(key: &str) -> String {
     let mut chars = key.chars();

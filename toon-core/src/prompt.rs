@@ -1,6 +1,6 @@
 //! The skeleton (`toon_header`) and the prompt snippet (`toon_prompt`) of a shape.
 
-use crate::encode::encode_key;
+use crate::encode::{encode_key, text_literal};
 use crate::shape::{
     constraint_note as note, field_list, named, table_fields, Constraints, EnumShape, FieldShape,
     Shape,
@@ -25,8 +25,16 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
         Shape::Float { .. } => with("number", " "),
         Shape::Enum(e) => format!(
             "<{}>",
-            e.variants.iter().map(|v| v.0).collect::<Vec<_>>().join("|")
+            e.variants
+                .iter()
+                .map(|v| text_literal(v.0))
+                .collect::<Vec<_>>()
+                .join("|")
         ),
+        // `null` once, for an `Option` of an `Option` too.
+        Shape::Option(inner) if matches!(inner.resolve(), Shape::Option(_)) => {
+            placeholder_with(&inner, c)
+        }
         Shape::Option(inner) => format!("{} or null", placeholder_with(&inner, c)),
         Shape::Any => with("value", ": "),
         _ => "<value>".into(),
@@ -261,8 +269,9 @@ fn allowed(e: &EnumShape) -> String {
     e.variants
         .iter()
         .map(|(name, doc)| {
+            let name = text_literal(name);
             if doc.is_empty() {
-                (*name).to_owned()
+                name
             } else {
                 format!("{name} ({doc})")
             }

@@ -9,7 +9,7 @@
 use super::ir::{alt, class, lit, repeat, seq, Expr, Grammar};
 use super::text;
 use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
-use crate::encode::{encode_key, needs_quotes, quote};
+use crate::encode::{encode_key, text_literal};
 use crate::shape::{
     field_list, named, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape,
     TypeNames,
@@ -133,15 +133,6 @@ fn pad(depth: usize) -> String {
 /// A line break and the indentation of `depth`.
 fn newline(depth: usize) -> Expr {
     lit(format!("\n{}", pad(depth)))
-}
-
-/// A text as the encoder writes it in a value or a cell.
-fn text_literal(s: &str) -> String {
-    if needs_quotes(s, ',') {
-        quote(s)
-    } else {
-        s.to_owned()
-    }
 }
 
 /// One alternative per count: `[n]` then exactly `n` of something.

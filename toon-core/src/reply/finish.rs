@@ -8,6 +8,7 @@
 //! the model may have left a cell out.
 
 use super::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
+use crate::error::{DecodeError, DecodeErrorKind};
 
 /// How the server said a completion ended: OpenAI's `finish_reason`, which
 /// llama.cpp, vLLM and most other servers report the same way.
@@ -104,8 +105,11 @@ pub(crate) fn settle_error(
                 format!("the row has no `{column}`: the model left it out, and no row of the table can be read without it"),
             )
         }
+        // A key written twice is whole, on whatever line: no cut makes one.
         FinishReason::Unknown
-            if e.kind() == ParseErrorKind::Syntax && e.line() == Some(last_line(completion)) =>
+            if e.kind() == ParseErrorKind::Syntax
+                && e.line() == Some(last_line(completion))
+                && e.decode_error().map(DecodeError::kind) != Some(DecodeErrorKind::DuplicateKey) =>
         {
             e.on_last_line()
         }

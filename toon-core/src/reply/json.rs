@@ -211,6 +211,12 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
             ParseErrorKind::InvalidValue,
             format!("a value in the JSON reply has the wrong type: {e}"),
         ),
+        // serde_json reads a number past its type's range as a syntax error;
+        // the JSON is whole, and the value is what is wrong.
+        Category::Syntax if e.to_string().starts_with("number out of range") => (
+            ParseErrorKind::InvalidValue,
+            format!("a number in the JSON reply is outside what its field's type holds: {e}"),
+        ),
         Category::Syntax | Category::Io => (
             ParseErrorKind::Syntax,
             format!("the reply is not valid JSON: {e}"),

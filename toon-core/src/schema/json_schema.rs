@@ -30,6 +30,9 @@ fn type_name(shape: &Shape) -> Option<&'static str> {
     }
 }
 
+/// `f32::MAX` as the shortest decimal that reads back as it.
+const F32_MAX: f64 = 3.402_823_5e38;
+
 struct Builder {
     defs: Map<String, Value>,
     /// The root's name, if it is a derived type.
@@ -65,6 +68,13 @@ impl Builder {
                 "type": "integer",
                 "minimum": bound(*min),
                 "maximum": bound(*max),
+            }),
+            // An `f32` past its largest value is refused by both readers; the
+            // bound is `f32::MAX` as its shortest decimal, as JSON writes it.
+            Shape::Float { bits: 32 } => json!({
+                "type": "number",
+                "minimum": -F32_MAX,
+                "maximum": F32_MAX,
             }),
             Shape::Float { .. } => json!({ "type": "number" }),
             Shape::Any => json!({}),

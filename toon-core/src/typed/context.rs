@@ -469,6 +469,27 @@ impl Cx {
             Node::Scalar(s) => s.as_str(),
             _ => None,
         }) else {
+            // A variant named `4`, `true` or `null`, written unquoted: the word
+            // is the model's own (plain digits only), and it is the name.
+            let word = match node {
+                Node::Scalar(Scalar::Number(n)) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+                Node::Scalar(Scalar::Bool(b)) => Some(b.to_string()),
+                Node::Scalar(Scalar::Null) => Some("null".to_owned()),
+                _ => None,
+            };
+            let named = word.as_deref().and_then(|w| {
+                names
+                    .iter()
+                    .position(|n| *n == w)
+                    .or_else(|| aliases.iter().find(|(a, _)| *a == w).map(|&(_, i)| i))
+            });
+            if let (Some(i), Some(word)) = (named, &word) {
+                self.repair(
+                    RepairKind::UnquotedScalar,
+                    format!("`{word}` read as the name `{}`", names[i]),
+                );
+                return Ok(i);
+            }
             return Err(self.error(
                 ParseErrorKind::InvalidValue,
                 format!(

@@ -167,12 +167,24 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// `T::from_toon(&x.to_toon())` gives back `x`, except a float that is NaN
     /// or infinite (written `null`, as TOON has no such number) and a value
     /// written as no text at all (an empty struct or map: an empty reply is
-    /// refused as a model that said nothing). Delimited fields
+    /// refused as a model that said nothing); `Some(None)` of an
+    /// `Option<Option<T>>` is written `null` and read as `None`, as serde_json
+    /// reads it. Delimited fields
     /// (`#[toon(delimited)]`) follow the TOON lines, each between its tags.
     fn to_toon(&self) -> String {
         let names = delimited::names(&Self::__shape());
         if names.is_empty() {
-            return encode(&self.__to_value(), &Default::default());
+            let value = self.__to_value();
+            let text = encode(&value, &Default::default());
+            // A reply that is one text may look like what a reply decoder
+            // strips (a fence, a reasoning tag, only Unicode spaces): quoted,
+            // it reads back as itself.
+            return match value {
+                Value::String(s) if String::from_toon(&text).as_ref() != Ok(&s) => {
+                    crate::encode::quote(&s)
+                }
+                _ => text,
+            };
         }
         delimited::write(&names, self.__to_value())
     }
