@@ -351,3 +351,77 @@ fn a_tag_inside_an_open_block_is_its_text() {
         assert_eq!(stream.finish().unwrap().value, expected);
     }
 }
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Line {
+    name: String,
+    n: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Report {
+    rows: Vec<Line>,
+    #[toon(delimited)]
+    body: String,
+}
+
+/// A table cell that begins with a block's tag is a cell: indented, a tag
+/// opens a block only alone on its line. The whole reply, the stream and
+/// both grammars agree.
+#[test]
+fn a_cell_that_begins_with_a_tag_is_a_cell() {
+    let x = Report {
+        rows: vec![Line {
+            name: "<body>x".into(),
+            n: 1,
+        }],
+        body: "hello".into(),
+    };
+    let written = x.to_toon();
+    assert_eq!(
+        written,
+        "rows[1]{name,n}:\n  <body>x,1\n<body>\nhello\n</body>"
+    );
+    let read = Report::from_toon_with_report(&written).unwrap();
+    assert_eq!((&read.value, read.repairs.len()), (&x, 0));
+    for checker in Checker::both::<Report>() {
+        assert!(checker.accepts(&written));
+    }
+    for size in [1, 3, 8, 200] {
+        let chars: Vec<char> = written.chars().collect();
+        let mut stream = ToonStream::<Report>::new();
+        let mut text = String::new();
+        for chunk in chars.chunks(size) {
+            for e in stream.push(&chunk.iter().collect::<String>()) {
+                if let StreamEvent::Text { delta, .. } = e {
+                    text.push_str(&delta);
+                }
+            }
+        }
+        stream.end();
+        assert_eq!(text, "hello", "chunks of {size}");
+        assert_eq!(stream.finish().unwrap().value, x, "chunks of {size}");
+    }
+    // Alone on its line, or closed on it, an indented tag still opens the
+    // block, in the whole reply as in the stream.
+    for indented in [
+        "rows[1]{name,n}:\n  a,1\n  <body>\nhello\n</body>",
+        "rows[1]{name,n}:\n  a,1\n  <body>hello</body>",
+    ] {
+        assert_eq!(Report::from_toon(indented).unwrap().body, "hello");
+        let mut stream = ToonStream::<Report>::new();
+        let mut text = String::new();
+        let mut events = Vec::new();
+        for c in indented.chars() {
+            events.extend(stream.push(&c.to_string()));
+        }
+        events.extend(stream.end());
+        for e in events {
+            if let StreamEvent::Text { delta, .. } = e {
+                text.push_str(&delta);
+            }
+        }
+        assert_eq!(text, "hello", "{indented:?}");
+        assert_eq!(stream.finish().unwrap().value.body, "hello");
+    }
+}

@@ -13,8 +13,8 @@ use common::types::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, reply_text, GrammarServer, GrammarSyntax, ParseErrorKind, Toon,
-    DEFAULT_MAX_ITEMS,
+    constrain_request, decode, reply_text, GrammarServer, GrammarSyntax, OutputSchema,
+    ParseErrorKind, Toon, DEFAULT_MAX_ITEMS,
 };
 
 /// A point: a flat struct, used as a nested column group and as map values.
@@ -1032,6 +1032,54 @@ fn a_length_of_at_most_zero_leaves_only_the_empty_value() {
     refused::<Nothing>("text: a\nlist: []\nmap:");
     refused::<Nothing>("text: \"\"\nlist[1]: 1\nmap:");
     refused::<Nothing>("text: \"\"\nlist: []\nmap:\n  a: 1");
+}
+
+/// One generic type inside itself, instanced twice: each instance is a type
+/// of its own, not a recursion, in the grammar, the schema and the declarations.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+struct Wrap<T> {
+    inner: T,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+struct Nested {
+    x: Wrap<Wrap<u8>>,
+    y: Wrap<Wrap<bool>>,
+    deep: Wrap<Wrap<Wrap<Wrap<u8>>>>,
+}
+
+#[test]
+fn instances_of_one_generic_type_are_types_of_their_own() {
+    fn wrap<T>(inner: T) -> Wrap<T> {
+        Wrap { inner }
+    }
+    let x = Nested {
+        x: wrap(wrap(5)),
+        y: wrap(wrap(true)),
+        deep: wrap(wrap(wrap(wrap(7)))),
+    };
+    admitted(&Checker::both::<Nested>(), &x).unwrap();
+    // Four levels deep is no recursion to cut: an empty object is refused.
+    refused::<Nested>(
+        "x:\n  inner:\n    inner: 5\ny:\n  inner:\n    inner: true\ndeep:\n  inner:\n    inner:\n      inner:",
+    );
+    let schema = Nested::json_schema();
+    let leaf = |path: &[&str]| {
+        let mut node = &schema["properties"][path[0]];
+        for key in &path[1..] {
+            let name = node["$ref"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("#/$defs/");
+            node = &schema["$defs"][name]["properties"][*key];
+        }
+        node.clone()
+    };
+    assert_eq!(leaf(&["x", "inner", "inner"])["type"], "integer");
+    assert_eq!(leaf(&["y", "inner", "inner"])["type"], "boolean");
+    let declared = Nested::schema_prompt();
+    assert!(declared.contains("inner: bool,"), "{declared}");
+    assert!(declared.contains("inner: u8,"), "{declared}");
 }
 
 /// Text bounds of one and two characters, where GBNF's bound of each loop

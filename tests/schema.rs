@@ -594,7 +594,10 @@ fn the_declarations_name_each_float_by_its_width() {
     assert_eq!(schema["properties"]["celsius"]["type"], "number");
     assert_eq!(schema["properties"]["ratio"]["type"], "number");
     let largest = serde_json::to_string(&f32::MAX).unwrap();
-    assert_eq!(schema["properties"]["celsius"]["maximum"].to_string(), largest);
+    assert_eq!(
+        schema["properties"]["celsius"]["maximum"].to_string(),
+        largest
+    );
     assert_eq!(
         schema["properties"]["celsius"]["minimum"].to_string(),
         format!("-{largest}")

@@ -41,7 +41,11 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
         },
         _ => quote! {
             fn __shape_ref() -> __toon::Shape {
-                __toon::Shape::Named { name: #name, shape: <Self as __toon::OutputSchema>::__shape }
+                __toon::Shape::Named {
+                    name: #name,
+                    id: ::core::any::type_name::<Self>(),
+                    shape: <Self as __toon::OutputSchema>::__shape,
+                }
             }
         },
     };

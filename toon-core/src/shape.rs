@@ -41,6 +41,10 @@ pub enum Shape {
     Named {
         /// The Rust name of the type.
         name: &'static str,
+        /// Its full name ([`std::any::type_name`]), which tells two instances
+        /// of one generic type apart (`Wrap<u8>`, `Wrap<bool>`) where a type
+        /// met inside itself is a recursion.
+        id: &'static str,
         /// Describes the type.
         shape: fn() -> Shape,
     },
@@ -236,18 +240,17 @@ pub const fn trim_doc(doc: &'static str) -> &'static str {
 #[derive(Default)]
 pub(crate) struct TypeNames {
     known: Vec<(&'static str, String)>,
-    /// The types being signed, outermost first: a type met again inside
-    /// itself is signed by its Rust name, so a signature is finite.
+    /// The types being signed (by [`Shape::Named`]'s `id`), outermost first: a
+    /// type met again inside itself is signed by its Rust name, so a signature
+    /// is finite. Another instance of one generic type is not itself.
     signing: Vec<&'static str>,
 }
 
 impl TypeNames {
     /// The name of the derived type `name` whose shape (resolved) is `shape`.
     pub(crate) fn name(&mut self, name: &'static str, shape: &Shape) -> String {
-        self.signing.push(name);
         let mut signature = String::new();
         self.sign(shape, &mut signature, true);
-        self.signing.pop();
         let mut n = 0;
         for (known, s) in &self.known {
             if *known == name {
@@ -289,12 +292,17 @@ impl TypeNames {
                 self.sign(inner, out, false);
                 out.push('}');
             }
-            Shape::Named { name, .. } if self.signing.contains(name) => out.push_str(name),
-            Shape::Named { name, shape } if !open => {
-                let given = self.name(name, &shape());
-                out.push_str(&given);
+            Shape::Named { name, id, .. } if self.signing.contains(id) => out.push_str(name),
+            Shape::Named { name, id, shape } => {
+                self.signing.push(id);
+                if open {
+                    self.sign(&shape(), out, true);
+                } else {
+                    let given = self.name(name, &shape());
+                    out.push_str(&given);
+                }
+                self.signing.pop();
             }
-            Shape::Named { shape, .. } => self.sign(&shape(), out, true),
             Shape::Struct(s) => {
                 let _ = write!(out, "{}{{", s.name);
                 self.sign_fields(&s.fields, out);

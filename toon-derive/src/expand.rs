@@ -300,7 +300,11 @@ fn expand_tagged(c: &Container<'_>, tag: &str, variants: &[Variant<'_>]) -> Body
 fn named_shape_ref(name: &str) -> TokenStream {
     quote! {
         fn __shape_ref() -> __toon::Shape {
-            __toon::Shape::Named { name: #name, shape: <Self as __toon::Toon>::__shape }
+            __toon::Shape::Named {
+                name: #name,
+                id: ::core::any::type_name::<Self>(),
+                shape: <Self as __toon::Toon>::__shape,
+            }
         }
     }
 }

@@ -11,8 +11,7 @@ use super::text;
 use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, text_literal};
 use crate::shape::{
-    field_list, named, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape,
-    TypeNames,
+    field_list, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape, TypeNames,
 };
 
 /// How many times a type may stand nested inside itself before its lists
@@ -118,8 +117,8 @@ pub(crate) fn grammar(shape: &Shape) -> Grammar {
 
 struct Builder {
     g: Grammar,
-    /// The derived types being built, outermost first.
-    stack: Vec<&'static str>,
+    /// The derived types being built (by rule-name stem), outermost first.
+    stack: Vec<String>,
     /// Rule-name stems, by type name and what tells two types of one name apart.
     names: TypeNames,
     /// The text patterns met so far, numbered for rule names.
@@ -133,6 +132,16 @@ fn pad(depth: usize) -> String {
 /// A line break and the indentation of `depth`.
 fn newline(depth: usize) -> Expr {
     lit(format!("\n{}", pad(depth)))
+}
+
+/// The derived type a value of this shape is (through lists, options and
+/// maps), by its Rust name and resolved shape.
+fn derived(shape: &Shape) -> Option<(&'static str, Shape)> {
+    match shape {
+        Shape::Named { name, shape, .. } => Some((name, shape())),
+        Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => derived(inner),
+        _ => None,
+    }
 }
 
 /// One alternative per count: `[n]` then exactly `n` of something.
@@ -155,18 +164,24 @@ impl Builder {
         kebab(&self.names.name(name, shape))
     }
 
-    fn depth_of(&self, name: &str) -> usize {
-        self.stack.iter().filter(|n| **n == name).count()
+    /// How often the type of this rule-name stem is open around here.
+    fn depth_of(&self, stem: &str) -> usize {
+        self.stack.iter().filter(|s| *s == stem).count()
     }
 
-    /// Whether a value of this shape must stop the recursion here.
-    fn cut(&self, shape: &Shape) -> bool {
-        named(shape).is_some_and(|n| self.depth_of(n) >= RECURSION)
+    /// Whether a value of this shape must stop the recursion here. Types are
+    /// told apart by their stems, so `Wrap<Wrap<u8>>` is no recursion.
+    fn cut(&mut self, shape: &Shape) -> bool {
+        let Some((name, resolved)) = derived(shape) else {
+            return false;
+        };
+        let stem = self.stem(name, &resolved);
+        self.depth_of(&stem) >= RECURSION
     }
 
     /// Whether a required value of this shape is a struct or tagged enum the
     /// recursion stops at, written as an empty object.
-    fn cut_object(&self, shape: &Shape) -> bool {
+    fn cut_object(&mut self, shape: &Shape) -> bool {
         self.cut(shape) && matches!(shape.resolve(), Shape::Struct(_) | Shape::Tagged(_))
     }
 
@@ -256,8 +271,8 @@ impl Builder {
         build: impl FnOnce(&mut Self) -> Expr,
     ) -> Expr {
         let stem = self.stem(name, shape);
-        let rule = format!("{stem}-d{depth}-r{}", self.depth_of(name));
-        self.stack.push(name);
+        let rule = format!("{stem}-d{depth}-r{}", self.depth_of(&stem));
+        self.stack.push(stem);
         let body = self.rule(rule, build);
         self.stack.pop();
         body

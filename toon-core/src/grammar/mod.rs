@@ -62,10 +62,14 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   optional structs as a table when no item is `null` (inline when all are),
 ///   a list of a tagged enum as a table of the variants that share their keys
 ///   (§9.3), and a map of such values as a keyed table. Not held:
-///   duplicate keys of a map (the decoder refuses them), and tables the encoder
-///   finds only by the values (an optional struct column `null` in every row, a
-///   `serde_json::Value` column of primitives, nested groups two levels deep),
-///   which are admitted in list or nested form;
+///   duplicate keys of a map, of a free-form object or of a free-form table's
+///   header (the decoder refuses them), and forms the encoder finds only by
+///   the values, which are admitted in list or nested form: an optional struct
+///   column (`null` in every row, or filled in every row), a
+///   `serde_json::Value` column of primitives, nested groups two levels deep,
+///   a list of maps with one set of keys as a table, a struct whose map field
+///   has its struct fields' keys as a keyed table, a map at the root as a keyed
+///   table (or empty), and a root with delimited fields as a keyed table;
 /// - text unquoted exactly where SPEC §7.2 lets it stand (so `3 cups` may, and
 ///   `42`, `true`, `-x` or `a, b` must be quoted), otherwise quoted with §7.1's escapes;
 ///   integers within their Rust type's bounds; other numbers as plain decimals
@@ -81,8 +85,15 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   as written, without escapes, so a value holding a `"` or `\` is not;
 /// - a free-form `serde_json::Value` as any primitive, object or array down to
 ///   two levels (objects of one set of keys and primitive values also as a
-///   table; a root array as a keyless header);
-/// - a type nested in itself is unrolled three levels deep; below that its lists
+///   table; a root array as a keyless header; not a list of primitives inline,
+///   an array of arrays, or objects of one set of keys as a keyed table, which
+///   `to_toon` may write);
+/// - a reply that is one text, unquoted where it may stand: text a reply
+///   decoder strips as a wrapper (a fence, a reasoning or tool tag, a leading
+///   byte-order mark, only Unicode spaces) is admitted and read otherwise
+///   (`to_toon` quotes it);
+/// - a type nested in itself is unrolled three levels deep (another instance
+///   of one generic type, `Wrap<Wrap<u8>>`, is no recursion); below that its lists
 ///   are empty, its optional fields `null`, and a tagged enum has only the
 ///   variants that need no deeper value.
 ///

@@ -124,7 +124,7 @@ impl Renderer {
             Shape::Option(inner) => format!("Option<{}>", self.type_expr(inner)),
             Shape::List(inner) => format!("Vec<{}>", self.type_expr(inner)),
             Shape::Map(inner) => format!("BTreeMap<String, {}>", self.type_expr(inner)),
-            Shape::Named { name, shape } => {
+            Shape::Named { name, shape, .. } => {
                 let shape = shape();
                 let name = self.names.name(name, &shape);
                 if !self.seen.contains(&name) {

@@ -43,7 +43,7 @@ struct Builder {
 impl Builder {
     /// The schema of a field's shape: a `$ref` for a derived type.
     fn node(&mut self, shape: &Shape) -> Value {
-        let Shape::Named { name, shape } = shape else {
+        let Shape::Named { name, shape, .. } = shape else {
             return self.body(shape);
         };
         let body = shape();

@@ -41,16 +41,23 @@ pub(crate) fn trim_breaks(text: &str) -> &str {
     text.trim_matches(['\n', '\r'])
 }
 
-/// Where `<name>` opens a block in `text`: at the start of a line (after
-/// spaces), the offset of the line and the offset after the tag.
+/// Where `<name>` opens a block in `text`: at the start of a line, the offset
+/// of the line and the offset after the tag. An indented tag opens one only
+/// alone on its line or closed on it: `  <body>x,1` is a table row whose
+/// first cell begins with the tag.
 pub(crate) fn opening(text: &str, name: &str) -> Option<(usize, usize)> {
     let tag = format!("<{name}>");
     let mut start = 0;
     for line in text.split_inclusive('\n') {
         let content = line.trim_start_matches([' ', '\t']);
-        if content.starts_with(&tag) {
-            let at = start + (line.len() - content.len());
-            return Some((start, at + tag.len()));
+        if let Some(after) = content.strip_prefix(&tag) {
+            let block = content.len() == line.len()
+                || after.trim().is_empty()
+                || after.contains(&format!("</{name}>"));
+            if block {
+                let at = start + (line.len() - content.len());
+                return Some((start, at + tag.len()));
+            }
         }
         start += line.len();
     }

@@ -97,6 +97,8 @@ pub struct ToonStream<T> {
     prose: Option<ProseBlock>,
     /// The start of the line last found to open no block, while it is unread.
     prose_checked: Option<usize>,
+    /// The stream has ended: its last line is whole without a line break.
+    ended: bool,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -151,6 +153,7 @@ impl<T: Toon> ToonStream<T> {
             prose_names,
             prose: None,
             prose_checked: None,
+            ended: false,
             _type: PhantomData,
         }
     }
@@ -235,7 +238,13 @@ impl<T: Toon> ToonStream<T> {
     /// list item still open, and returns their events. Call it before
     /// [`finish`](Self::finish) when every record must arrive as an event.
     pub fn end(&mut self) -> Vec<Event> {
-        let mut events = Vec::new();
+        self.ended = true;
+        // The last line may open a block that waited for the line to end.
+        let mut events = if self.prose_names.is_empty() && self.prose.is_none() {
+            Vec::new()
+        } else {
+            self.read_lines()
+        };
         if self.scanned < self.text.len() {
             let line = self.text[self.scanned..].trim_end_matches('\r');
             self.reader.line(line, self.scanned, &mut events);
@@ -286,15 +295,21 @@ impl<T: Toon> ToonStream<T> {
         let rest = &self.text[self.scanned..];
         let end = find_newline(rest.as_bytes());
         let first = end.map_or(rest, |end| &rest[..end]);
+        // An indented tag opens a block only alone on its line or closed on
+        // it: until the line ends, either may yet be so.
+        let indented = first.starts_with([' ', '\t']);
         let found = self.prose_names.iter().enumerate().find_map(|(i, name)| {
             super::delimited::opening(first, name).map(|(_, body)| (i, *name, body))
         });
+        if found.is_some() && indented && end.is_none() && !self.ended {
+            return false;
+        }
         let Some((i, key, body)) = found else {
             let content = first.trim_start_matches([' ', '\t']);
-            let may_open = self
-                .prose_names
-                .iter()
-                .any(|name| tag_prefix(content, name));
+            // Indented, a whole tag opens a block once closed on its line.
+            let may_open = self.prose_names.iter().any(|name| {
+                tag_prefix(content, name) || (indented && content.starts_with(&format!("<{name}>")))
+            });
             if end.is_some() || !(content.is_empty() || may_open) {
                 self.prose_checked = Some(self.scanned);
             }
