@@ -566,3 +566,33 @@ fn an_option_of_an_option_is_null_once() {
     let y = Twice { a: Some(Some(3)) };
     assert_eq!(Twice::from_toon(&y.to_toon()), Ok(y));
 }
+
+#[derive(Debug, PartialEq, Toon)]
+struct Point2 {
+    x: u32,
+    y: String,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Path2 {
+    points: Vec<Point2>,
+}
+
+/// A JSON reply read by `from_toon` is refused with its line, found by the
+/// path of the value: JSON values carry no lines of their own.
+#[test]
+fn a_json_reply_is_refused_on_the_line_of_the_value() {
+    let reply = "Sure:\n```json\n{\n  \"points\": [\n    {\"x\": 1, \"y\": \"a\"},\n    {\n      \"x\": \"two\",\n      \"y\": \"b\"\n    }\n  ]\n}\n```";
+    let e = Path2::from_toon(reply).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.path()),
+        (ParseErrorKind::InvalidValue, Some(7), Some("points[1].x"))
+    );
+    // A missing field: the line of the object that lacks it.
+    let reply = "{\n  \"points\": [\n    {\n      \"x\": 1\n    }\n  ]\n}";
+    let e = Path2::from_toon(reply).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::MissingField, Some(3))
+    );
+}

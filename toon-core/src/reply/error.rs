@@ -213,6 +213,12 @@ impl ParseError {
         self
     }
 
+    /// Places an error that has no line yet on `line`.
+    pub(crate) fn or_at_line(mut self, line: Option<usize>) -> Self {
+        self.0.line = self.0.line.or(line);
+        self
+    }
+
     pub(crate) fn with_source(mut self, source: DecodeError) -> Self {
         self.0.source = Some(source);
         self

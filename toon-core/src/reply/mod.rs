@@ -6,6 +6,7 @@ mod error;
 mod finish;
 mod forgive;
 pub(crate) mod json;
+mod json_locate;
 mod json_mend;
 mod json_path;
 pub(crate) mod layout;
@@ -23,6 +24,7 @@ pub(crate) use ahead::ReadAhead;
 pub use error::{ParseError, ParseErrorKind};
 pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
+pub(crate) use json_locate::line_of_path;
 pub use json_path::{
     from_json_reply, from_json_reply_with_check, from_json_reply_with_options,
     from_json_reply_with_report,

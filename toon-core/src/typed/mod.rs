@@ -227,6 +227,17 @@ pub trait Toon: Sized + Send + Sync + 'static {
 /// [`Toon::from_toon_with_options`], given the rows a stream has already read
 /// into their types (`ahead`), which the decode then takes instead of reading
 /// them again.
+/// The line of `path` in the JSON value that begins on line `first` of `completion`.
+fn json_line(completion: &str, first: usize, path: &str) -> Option<usize> {
+    let line_start: usize = completion
+        .split_inclusive('\n')
+        .take(first.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let from = line_start + completion.get(line_start..)?.find(['{', '['])?;
+    crate::reply::line_of_path(completion, from, path)
+}
+
 pub(crate) fn read<T: Toon>(
     completion: &str,
     options: &ReplyOptions,
@@ -267,13 +278,27 @@ pub(crate) fn read<T: Toon>(
             )?
         };
         delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
+        // A JSON reply's values carry no lines: an error is placed by its path.
+        let json_at = decoded
+            .repairs
+            .iter()
+            .find(|r| r.kind == RepairKind::ReadJson)
+            .map(|r| r.line);
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
         if let Some(ahead) = &mut ahead {
             cx.read_ahead(std::mem::take(&mut ahead.values));
         }
-        let value = T::__from_node(decoded.value, &mut cx)
-            .map_err(|e| e.placed_in(completion, &[completion, &buf]))?;
+        let value = T::__from_node(decoded.value, &mut cx).map_err(|e| {
+            let e = e.placed_in(completion, &[completion, &buf]);
+            match (json_at, e.line(), e.path()) {
+                (Some(first), None, Some(path)) => {
+                    let line = json_line(completion, first, path);
+                    e.or_at_line(line)
+                }
+                _ => e,
+            }
+        })?;
         let mut repairs = cx.into_repairs();
         // A row dropped for a missing cell says which, where only one column can be it.
         for r in repairs
