@@ -91,9 +91,12 @@ fn a_huge_declared_length_is_a_count_error_not_an_allocation() {
     assert!(err
         .message()
         .contains("declares 4000000000 items but has 2"));
+    // Past `usize` too: a header (§6 sets no bound) whose count cannot match.
     let err = strict("t[99999999999999999999999999]: a").unwrap_err();
-    assert_eq!(err.kind(), DecodeErrorKind::InvalidHeader);
-    assert!(err.message().contains("too large"));
+    assert_eq!(err.kind(), DecodeErrorKind::LengthMismatch);
+    assert!(err
+        .message()
+        .contains("declares 99999999999999999999999999 values but has 1"));
 }
 
 #[test]
@@ -223,6 +226,18 @@ fn non_strict_mode_forgives_counts_and_indentation() {
     };
     assert_eq!(decode("t[5]: a,b", &lax).unwrap(), json!({"t": ["a", "b"]}));
     assert_eq!(decode("a:\n   b: 1", &lax).unwrap(), json!({"a": {"b": 1}}));
+    // A leading tab is one level, as `DecodeOptions::strict` says.
+    assert_eq!(decode("a:\n\tb: 1", &lax).unwrap(), json!({"a": {"b": 1}}));
+    // §6 sets no bound on a length: one past `usize` is a header all the same.
+    let huge = "99999999999999999999";
+    assert_eq!(
+        decode(&format!("a[{huge}]: x"), &lax).unwrap(),
+        json!({"a": ["x"]})
+    );
+    assert_eq!(
+        decode(&format!("[{huge}]: a,b"), &lax).unwrap(),
+        json!(["a", "b"])
+    );
     assert_eq!(decode("a: 1\na: 2", &lax).unwrap(), json!({"a": 2}));
 }
 

@@ -365,28 +365,48 @@ struct Report {
     body: String,
 }
 
-/// A table cell that begins with a block's tag is a cell: indented, a tag
-/// opens a block only alone on its line. The whole reply, the stream and
-/// both grammars agree.
+/// A table cell that begins with a block's tag is a cell: `to_toon` quotes
+/// text beginning with `<` in a reply with delimited fields, and the grammar
+/// admits it only quoted; written bare, an indented tag opens a block only
+/// alone on its line or closed on it. The whole reply and the stream agree.
 #[test]
 fn a_cell_that_begins_with_a_tag_is_a_cell() {
-    let x = Report {
-        rows: vec![Line {
-            name: "<body>x".into(),
-            n: 1,
-        }],
+    let report = |names: &[&str]| Report {
+        rows: names
+            .iter()
+            .map(|name| Line {
+                name: (*name).into(),
+                n: 1,
+            })
+            .collect(),
         body: "hello".into(),
     };
-    let written = x.to_toon();
-    assert_eq!(
-        written,
-        "rows[1]{name,n}:\n  <body>x,1\n<body>\nhello\n</body>"
-    );
-    let read = Report::from_toon_with_report(&written).unwrap();
-    assert_eq!((&read.value, read.repairs.len()), (&x, 0));
-    for checker in Checker::both::<Report>() {
-        assert!(checker.accepts(&written));
+    let checkers = Checker::both::<Report>();
+    for names in [
+        &["<body>x"][..],
+        &["<body>x</body>"],
+        &["<body>"],
+        &["<body>", "</body>"],
+        &["<b>bold</b>"],
+    ] {
+        let x = report(names);
+        let written = x.to_toon();
+        assert!(
+            written.contains(&format!("  \"{}\",1", names[0])),
+            "{written}"
+        );
+        let read = Report::from_toon_with_report(&written).unwrap();
+        assert_eq!((&read.value, read.repairs.len()), (&x, 0), "{written}");
+        for checker in &checkers {
+            assert!(checker.accepts(&written), "{written}");
+            assert!(!checker.accepts(&written.replace('"', "")), "{written}");
+        }
     }
+    // Written bare, the cell is still read as a cell.
+    let x = report(&["<body>x"]);
+    let written = "rows[1]{name,n}:\n  <body>x,1\n<body>\nhello\n</body>";
+    let read = Report::from_toon_with_report(written).unwrap();
+    assert_eq!((&read.value, read.repairs.len()), (&x, 0));
     for size in [1, 3, 8, 200] {
         let chars: Vec<char> = written.chars().collect();
         let mut stream = ToonStream::<Report>::new();

@@ -1082,6 +1082,93 @@ fn instances_of_one_generic_type_are_types_of_their_own() {
     assert!(declared.contains("inner: u8,"), "{declared}");
 }
 
+/// Four types of one Rust name, one recursive and two holding the others:
+/// each its own name, numbered without gaps, in the schema as in the grammar.
+mod nodes {
+    pub mod a {
+        #[derive(Debug, Clone, PartialEq, toon_core::Toon, toon_core::OutputSchema)]
+        pub struct Node {
+            pub v: u8,
+        }
+    }
+    pub mod b {
+        #[derive(Debug, Clone, PartialEq, toon_core::Toon, toon_core::OutputSchema)]
+        pub struct Node {
+            pub v: String,
+            pub next: Option<Box<Node>>,
+        }
+    }
+    pub mod c {
+        #[derive(Debug, Clone, PartialEq, toon_core::Toon, toon_core::OutputSchema)]
+        pub struct Node {
+            pub v: String,
+            pub next: Option<Box<super::a::Node>>,
+        }
+    }
+    pub mod d {
+        #[derive(Debug, Clone, PartialEq, toon_core::Toon, toon_core::OutputSchema)]
+        pub struct Node {
+            pub v: String,
+            pub next: Option<Box<super::c::Node>>,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+struct Nodes {
+    a: nodes::a::Node,
+    b: nodes::b::Node,
+    c: nodes::c::Node,
+    d: nodes::d::Node,
+}
+
+#[test]
+fn types_of_one_name_each_have_their_own() {
+    let schema = Nodes::json_schema();
+    let refs: Vec<&str> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|k| schema["properties"][*k]["$ref"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            "#/$defs/Node",
+            "#/$defs/Node-2",
+            "#/$defs/Node-3",
+            "#/$defs/Node-4"
+        ]
+    );
+    // The recursive one refers to itself.
+    assert_eq!(
+        schema["$defs"]["Node-2"]["properties"]["next"]["anyOf"][0]["$ref"],
+        "#/$defs/Node-2"
+    );
+    let x = Nodes {
+        a: nodes::a::Node { v: 1 },
+        b: nodes::b::Node {
+            v: "b".into(),
+            next: Some(Box::new(nodes::b::Node {
+                v: "bb".into(),
+                next: None,
+            })),
+        },
+        c: nodes::c::Node {
+            v: "c".into(),
+            next: None,
+        },
+        d: nodes::d::Node {
+            v: "d".into(),
+            next: Some(Box::new(nodes::c::Node {
+                v: "dc".into(),
+                next: Some(Box::new(nodes::a::Node { v: 7 })),
+            })),
+        },
+    };
+    admitted(&Checker::both::<Nodes>(), &x).unwrap();
+    let declared = Nodes::schema_prompt();
+    assert!(declared.contains("d: Node-4,"), "{declared}");
+}
+
 /// Text bounds of one and two characters, where GBNF's bound of each loop
 /// (`max - 2`) has no room.
 #[derive(Debug, Clone, PartialEq, Toon)]

@@ -398,13 +398,18 @@ impl<'a> Parser<'a, '_> {
             .content
             .find('[')
             .map_or(line.content, |i| &line.content[i + 1..]);
+        // As written: a length past `usize` is held as `usize::MAX`.
+        let written = len_at
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .filter(|d| !d.is_empty())
+            .map_or_else(|| h.length.to_string(), str::to_owned);
         Err(error_at(
             line,
             len_at,
             DecodeErrorKind::LengthMismatch,
             format!(
-                "header declares {} {what} but has {actual}; make `[{}]` match what follows",
-                h.length, h.length
+                "header declares {written} {what} but has {actual}; make `[{written}]` match what follows"
             ),
         ))
     }

@@ -23,11 +23,19 @@ use crate::options::EncodeOptions;
 /// assert_eq!(text, "violations[2]{category,severity}:\n  privacy,HIGH\n  safety,LOW");
 /// ```
 pub fn encode(value: &Value, options: &EncodeOptions) -> String {
+    encode_with(value, options, false)
+}
+
+/// [`encode`], with `angle` quoting every text that begins with `<` too: the
+/// TOON lines of a reply with delimited fields, where an indented line
+/// beginning with a field's tag may open its block.
+pub(crate) fn encode_with(value: &Value, options: &EncodeOptions, angle: bool) -> String {
     let mut e = Encoder {
         out: String::new(),
         indent: options.indent_size.max(1),
         delim: options.delimiter.as_char(),
         symbol: options.delimiter.header_symbol(),
+        angle,
     };
     match value {
         Value::Object(map) => match uniform_fields(map.values()) {
@@ -58,6 +66,8 @@ struct Encoder {
     indent: usize,
     delim: char,
     symbol: &'static str,
+    /// Quote text that begins with `<` (see [`encode_with`]).
+    angle: bool,
 }
 
 impl Encoder {
@@ -218,7 +228,11 @@ impl Encoder {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
             Value::Number(n) => format_number(n),
-            Value::String(s) if needs_quotes(s, self.delim) => quote(s),
+            Value::String(s)
+                if needs_quotes(s, self.delim) || (self.angle && s.starts_with('<')) =>
+            {
+                quote(s)
+            }
             Value::String(s) => s.clone(),
             // Only primitives reach here; the form rules route arrays and objects elsewhere.
             Value::Array(_) | Value::Object(_) => "null".into(),

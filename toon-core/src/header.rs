@@ -120,13 +120,9 @@ pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
             ),
         );
     }
-    let Ok(length) = digits.parse::<usize>() else {
-        return malformed(
-            DecodeErrorKind::InvalidHeader,
-            len_start,
-            format!("length `{}` is too large", crate::lex::clip(digits)),
-        );
-    };
+    // §6 sets no upper bound: a length past `usize` is a header all the same,
+    // whose count no array can match (strict mode refuses it as a mismatch).
+    let length = digits.parse::<usize>().unwrap_or(usize::MAX);
     let keyed = b.get(i) == Some(&b':');
     if keyed {
         i += 1;

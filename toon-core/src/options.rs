@@ -45,7 +45,9 @@ pub struct DecodeOptions {
     ///
     /// With `false`, the decoder applies the specification's non-strict rules:
     /// declared lengths and row widths are not checked, indentation depth is
-    /// `floor(spaces / indent_size)`, duplicate keys resolve last-write-wins.
+    /// `floor(spaces / indent_size)` (a leading tab, which §12 leaves to the
+    /// implementation, counts as one level), duplicate keys resolve
+    /// last-write-wins.
     pub strict: bool,
     /// The deepest nesting the decoder accepts (default 128, as serde_json). Deeper
     /// documents are refused with [`DecodeErrorKind::DepthLimit`](crate::DecodeErrorKind::DepthLimit)

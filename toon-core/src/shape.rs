@@ -235,15 +235,13 @@ pub const fn trim_doc(doc: &'static str) -> &'static str {
 /// The names derived types go by in a grammar, a schema's `$defs` or the
 /// declarations: the Rust name, and `Name-2`, `Name-3` (a name no Rust type
 /// has) for each further type of that name (`Page<User>` and `Page<Order>`,
-/// or two `Item`s of two modules), told apart by what they hold, a nested
-/// derived type by the name it was given in turn.
+/// or two `Item`s of two modules), told apart by what they hold one level
+/// deep, a nested derived type by its full name ([`Shape::Named`]'s `id`):
+/// so a signature is finite, the same wherever the type is met, and tells
+/// `Wrap<Wrap<u8>>` from `Wrap<Wrap<bool>>`.
 #[derive(Default)]
 pub(crate) struct TypeNames {
     known: Vec<(&'static str, String)>,
-    /// The types being signed (by [`Shape::Named`]'s `id`), outermost first: a
-    /// type met again inside itself is signed by its Rust name, so a signature
-    /// is finite. Another instance of one generic type is not itself.
-    signing: Vec<&'static str>,
 }
 
 impl TypeNames {
@@ -292,17 +290,8 @@ impl TypeNames {
                 self.sign(inner, out, false);
                 out.push('}');
             }
-            Shape::Named { name, id, .. } if self.signing.contains(id) => out.push_str(name),
-            Shape::Named { name, id, shape } => {
-                self.signing.push(id);
-                if open {
-                    self.sign(&shape(), out, true);
-                } else {
-                    let given = self.name(name, &shape());
-                    out.push_str(&given);
-                }
-                self.signing.pop();
-            }
+            Shape::Named { id, .. } if !open => out.push_str(id),
+            Shape::Named { shape, .. } => self.sign(&shape(), out, true),
             Shape::Struct(s) => {
                 let _ = write!(out, "{}{{", s.name);
                 self.sign_fields(&s.fields, out);

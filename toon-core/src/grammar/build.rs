@@ -108,6 +108,7 @@ pub(crate) fn grammar(shape: &Shape) -> Grammar {
         stack: Vec::new(),
         names: TypeNames::default(),
         patterns: Vec::new(),
+        angle: false,
     };
     b.g.reserve("root");
     let root = b.document(shape);
@@ -123,6 +124,9 @@ struct Builder {
     names: TypeNames,
     /// The text patterns met so far, numbered for rule names.
     patterns: Vec<&'static str>,
+    /// Unquoted text may not begin with `<`: a root with delimited fields,
+    /// whose encoder quotes such text, so no cell reads as a block's tag.
+    angle: bool,
 }
 
 fn pad(depth: usize) -> String {
@@ -218,6 +222,7 @@ impl Builder {
     /// A root struct with delimited fields: its TOON lines, then each
     /// delimited field between its tags, as `to_toon` writes them.
     fn with_prose(&mut self, s: &StructShape) -> Expr {
+        self.angle = true;
         let (prose, lines): (Vec<FieldShape>, Vec<FieldShape>) =
             s.fields.iter().cloned().partition(|f| f.delimited);
         let lead = !lines.is_empty();
@@ -702,9 +707,10 @@ impl Builder {
         };
         self.rule(format!("text-{stem}"), |b| {
             // Text of no characters at all (`length(max = 0)`) can only be quoted.
+            let angle = b.angle;
             let bare = (max > 0).then(|| {
                 b.rule(format!("text-bare-{stem}"), |_| Expr::Bounded {
-                    inner: Box::new(text::unquoted_of(min.max(1), max)),
+                    inner: Box::new(text::unquoted_of(min.max(1), max, angle)),
                     min: min.max(1),
                     max,
                     pattern: pattern.map(searching),

@@ -174,8 +174,14 @@ pub(crate) fn of_length(e: &Expr, n: u32) -> Option<Expr> {
             }
         },
         Expr::Repeat { inner, min, max } => {
+            // An item that may be empty fills the least count at no length.
+            let min = if of_length(inner, 0).is_some() {
+                0
+            } else {
+                *min
+            };
             if n == 0 {
-                return (*min == 0).then(|| lit(""));
+                return (min == 0).then(|| lit(""));
             }
             if *max == Some(0) {
                 return None;
@@ -225,5 +231,51 @@ impl Grammar {
     pub fn define(&mut self, name: &str, body: Expr) {
         let at = self.index[name];
         self.rules[at].1 = body;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The words of an expression of literals, sequences and alternatives.
+    fn words(e: &Expr) -> BTreeSet<String> {
+        match e {
+            Expr::Lit(s) => BTreeSet::from([s.clone()]),
+            Expr::Alt(items) => items.iter().flat_map(words).collect(),
+            Expr::Seq(items) => items
+                .iter()
+                .fold(BTreeSet::from([String::new()]), |acc, i| {
+                    let next = words(i);
+                    acc.iter()
+                        .flat_map(|a| next.iter().map(move |b| format!("{a}{b}")))
+                        .collect()
+                }),
+            other => panic!("not written out: {other:?}"),
+        }
+    }
+
+    fn of(e: &Expr, n: u32) -> Option<BTreeSet<String>> {
+        of_length(e, n).map(|e| words(&e))
+    }
+
+    #[test]
+    fn the_words_of_one_length_are_written_out() {
+        let set = |w: &[&str]| Some(w.iter().map(|s| (*s).to_owned()).collect());
+        let e = seq([lit("a"), repeat(alt([lit("b"), lit("cd")]), 0, Some(2))]);
+        assert_eq!(of(&e, 1), set(&["a"]));
+        assert_eq!(of(&e, 3), set(&["abb", "acd"]));
+        assert_eq!(of(&e, 5), set(&["acdcd"]));
+        assert_eq!(of(&e, 6), None);
+        // Items that may be empty fill a repetition's least count at no length.
+        let e = repeat(opt(lit("x")), 2, None);
+        assert_eq!(of(&e, 0), set(&[""]));
+        assert_eq!(of(&e, 1), set(&["x"]));
+        assert_eq!(of(&e, 3), set(&["xxx"]));
+        let e = repeat(alt([lit(""), lit("ab")]), 1, Some(3));
+        assert_eq!(of(&e, 0), set(&[""]));
+        assert_eq!(of(&e, 4), set(&["abab"]));
+        assert_eq!(of(&e, 8), None);
     }
 }

@@ -71,11 +71,11 @@ impl Exit {
 /// text of at most two characters is written out word by word instead: there
 /// the loops would have no room, and their first and last characters alone
 /// would run to two.
-pub(crate) fn unquoted_of(min: u32, max: u32) -> Expr {
+pub(crate) fn unquoted_of(min: u32, max: u32, angle: bool) -> Expr {
     if max > 2 {
-        return unquoted();
+        return unquoted(angle);
     }
-    let text = unquoted();
+    let text = unquoted(angle);
     alt((min..=max).filter_map(|n| of_length(&text, n)))
 }
 
@@ -86,8 +86,11 @@ pub(crate) fn unquoted_of(min: u32, max: u32) -> Expr {
 ///
 /// Text that starts like a keyword or a number follows it until a character
 /// breaks it, then anything may follow; or it ends where no keyword or number does.
-pub(crate) fn unquoted() -> Expr {
-    let plain = class(solid_except(&format!("-#+tfn{DIGITS}")));
+/// With `angle`, text does not begin with `<` either (the TOON lines of a reply
+/// with delimited fields, where the encoder quotes it).
+pub(crate) fn unquoted(angle: bool) -> Expr {
+    let first = if angle { "<" } else { "" };
+    let plain = class(solid_except(&format!("-#+tfn{DIGITS}{first}")));
     let prefixes = |exit: Exit| {
         let words = ["true", "false", "null"];
         let mut ways: Vec<Expr> = ['t', 'f', 'n']

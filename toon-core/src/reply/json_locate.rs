@@ -26,10 +26,10 @@ fn steps(path: &str) -> Option<Vec<Step<'_>>> {
 }
 
 /// The 1-based line of `text` holding the value at `path` of the JSON value
-/// that begins at byte `from`, or the line of the innermost value on the way
-/// that holds the path's next step (where a field is missing, the object
-/// that lacks it). `None` if the text is not JSON as far as the walk goes
-/// (a mended reply, a key holding `.` or `[`), or the path is the root's.
+/// that begins at byte `from`; where the path's next step is not there (a
+/// missing field), the line of the value that lacks it. `None` where the text
+/// is not plain JSON as far as the walk goes (a mended reply, a key holding
+/// `.` or `[`), or the path is the root's.
 pub(crate) fn line_of_path(text: &str, from: usize, path: &str) -> Option<usize> {
     if path == "(root)" {
         return None;
@@ -42,10 +42,11 @@ pub(crate) fn line_of_path(text: &str, from: usize, path: &str) -> Option<usize>
     walk.space();
     let mut at = walk.i;
     for step in &steps {
-        match walk.step(step) {
-            Some(()) => at = walk.i,
+        match walk.step(step)? {
+            Some(found) => at = found,
             None => break,
         }
+        walk.i = at;
     }
     Some(text.get(..at)?.matches('\n').count() + 1)
 }
@@ -72,32 +73,59 @@ impl<'t> Walk<'t> {
         (self.peek() == Some(c)).then(|| self.i += 1)
     }
 
-    /// From the start of a container to the start of the value `step` names.
-    fn step(&mut self, step: &Step<'_>) -> Option<()> {
+    /// From the start of a container, where the value `step` names starts:
+    /// `Some(None)` where the container is whole and has no such value, `None`
+    /// where the text is not plain JSON. A key written twice is its last
+    /// value, as the decoder keeps it.
+    fn step(&mut self, step: &Step<'_>) -> Option<Option<usize>> {
         match *step {
             Step::Key(key) => {
                 self.eat(b'{')?;
+                let mut found = None;
+                self.space();
+                if self.peek() == Some(b'}') {
+                    return Some(None);
+                }
                 loop {
                     self.space();
                     let name = self.string()?;
                     self.eat(b':')?;
                     self.space();
                     if name == key.as_bytes() {
-                        return Some(());
+                        found = Some(self.i);
+                    }
+                    // `b.c` or `b[0]` as one key: the path cannot say which.
+                    if name.starts_with(key.as_bytes())
+                        && matches!(name.get(key.len()), Some(b'.' | b'['))
+                    {
+                        return None;
                     }
                     self.value()?;
-                    self.eat(b',')?;
+                    self.space();
+                    match self.peek()? {
+                        b',' => self.i += 1,
+                        b'}' => return Some(found),
+                        _ => return None,
+                    }
                 }
             }
             Step::Index(n) => {
                 self.eat(b'[')?;
                 for _ in 0..n {
                     self.space();
+                    if self.peek() == Some(b']') {
+                        return Some(None);
+                    }
                     self.value()?;
-                    self.eat(b',')?;
+                    self.space();
+                    match self.peek()? {
+                        b',' => self.i += 1,
+                        b']' => return Some(None),
+                        _ => return None,
+                    }
                 }
                 self.space();
-                (self.peek() != Some(b']')).then_some(())
+                Some((self.peek() != Some(b']')).then_some(self.i))
             }
         }
     }
@@ -186,6 +214,16 @@ mod tests {
         assert_eq!(line("rows[0].tags[1]"), Some(5));
         assert_eq!(line("rows[1].id"), Some(7));
         assert_eq!(line("note"), Some(10));
+    }
+
+    #[test]
+    fn text_that_is_not_plain_json_has_no_line() {
+        let at = |text: &str, path: &str| line_of_path(text, 0, path);
+        // A comment (mended), and a key holding a dot.
+        assert_eq!(at("{\n  // the id\n  \"y\": 1,\n  \"x\": 2\n}", "x"), None);
+        assert_eq!(at("{\"m\": {\"a\": 1,\n \"b.c\": 2}}", "m.b.c"), None);
+        // A key written twice: its last value, which the decoder keeps.
+        assert_eq!(at("{\n  \"x\": 1,\n  \"x\": \"two\"\n}", "x"), Some(3));
     }
 
     #[test]

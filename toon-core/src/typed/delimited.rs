@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use crate::encode::encode;
+use crate::encode::encode_with;
 use crate::node::{Node, Placed, Scalar};
 use crate::reply::{FinishReason, ParseError, ParseErrorKind};
 use crate::shape::Shape;
@@ -151,7 +151,8 @@ pub(crate) fn write(names: &[&'static str], mut value: Value) -> String {
             }
         }
     }
-    let toon = encode(&value, &Default::default());
+    // A text beginning with `<` is quoted, so no cell reads as a block's tag.
+    let toon = encode_with(&value, &Default::default(), true);
     if toon.is_empty() {
         blocks.trim_start_matches('\n').to_owned()
     } else {

@@ -224,9 +224,6 @@ pub trait Toon: Sized + Send + Sync + 'static {
     }
 }
 
-/// [`Toon::from_toon_with_options`], given the rows a stream has already read
-/// into their types (`ahead`), which the decode then takes instead of reading
-/// them again.
 /// The line of `path` in the JSON value that begins on line `first` of `completion`.
 fn json_line(completion: &str, first: usize, path: &str) -> Option<usize> {
     let line_start: usize = completion
@@ -238,6 +235,9 @@ fn json_line(completion: &str, first: usize, path: &str) -> Option<usize> {
     crate::reply::line_of_path(completion, from, path)
 }
 
+/// [`Toon::from_toon_with_options`], given the rows a stream has already read
+/// into their types (`ahead`), which the decode then takes instead of reading
+/// them again.
 pub(crate) fn read<T: Toon>(
     completion: &str,
     options: &ReplyOptions,
