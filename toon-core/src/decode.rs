@@ -61,6 +61,7 @@ pub(crate) trait Forgive<'a> {
         _cursor: &mut Cursor<'a>,
         _depth: usize,
         _fields: Option<&[Field]>,
+        _declared: usize,
     ) -> Result<Option<Vec<Placed<'a>>>> {
         Ok(None)
     }
@@ -444,7 +445,9 @@ impl<'a> Parser<'a, '_> {
             let is_row = !matches!(first, Some(i) if row.content.as_bytes()[i] == b':');
             if !is_row {
                 if table.len() == 0 {
-                    records = self.forgive.records(&mut self.c, depth + 1, Some(fields))?;
+                    records =
+                        self.forgive
+                            .records(&mut self.c, depth + 1, Some(fields), h.length)?;
                 }
                 break;
             }
@@ -588,7 +591,10 @@ impl<'a> Parser<'a, '_> {
                 Some(trim_spaces(r))
             } else {
                 if items.is_empty() {
-                    if let Some(records) = self.forgive.records(&mut self.c, depth + 1, None)? {
+                    if let Some(records) =
+                        self.forgive
+                            .records(&mut self.c, depth + 1, None, h.length)?
+                    {
                         items = records;
                         if !items.is_empty() {
                             break;
@@ -658,7 +664,7 @@ impl<'a> Parser<'a, '_> {
     }
 }
 
-fn error_at(
+pub(crate) fn error_at(
     line: &Line<'_>,
     at: &str,
     kind: DecodeErrorKind,

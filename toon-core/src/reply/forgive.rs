@@ -3,9 +3,10 @@
 //! written as `key: value` blocks where rows or items belong. Each forgiven
 //! refusal is kept as a [`Note`], which becomes the reply's repair.
 
-use crate::decode::{key, lex_error, Cursor, Forgive, Result};
+use crate::decode::{error_at, key, lex_error, Cursor, Forgive, Result};
+use crate::error::DecodeErrorKind;
 use crate::header::{parse_header, Field, HeaderParse};
-use crate::lex::{find_unquoted, parse_value_token, trim_spaces};
+use crate::lex::{find_unquoted, parse_value_token, trim_spaces, Scalar};
 use crate::node::{Node, Object, Placed};
 
 /// Something forgiven, by the line it happened on.
@@ -61,21 +62,23 @@ impl<'a> Forgive<'a> for Forgiving {
         true
     }
 
-    /// `key: value` lines at `depth` read as records, a new record starting
-    /// where a key repeats or after a blank line (objects written as key/value
-    /// blocks under an array header). Keys follow the header's field order
-    /// where there is one.
+    /// `key: value` lines at `depth` read as records (objects written as
+    /// key/value blocks under an array header), a new record starting where a
+    /// key repeats. A blank line between two lines may end a record too: where
+    /// reading it so gives other records than not, the header's count says
+    /// which reading it is, and with neither count, the lines are refused.
+    /// Keys follow the header's field order where there is one.
     fn records(
         &mut self,
         cursor: &mut Cursor<'a>,
         depth: usize,
         fields: Option<&[Field]>,
+        declared: usize,
     ) -> Result<Option<Vec<Placed<'a>>>> {
         let first_line = cursor.peek().map_or(0, |l| l.number());
-        let mut records = Vec::new();
-        let mut current = Object::new();
-        // A record's values are placed on its first line, where the record is reported.
-        let mut record_line = first_line;
+        // Each line's key, value, line number, and whether a blank line precedes it.
+        let mut entries = Vec::new();
+        let mut at_blank = None;
         while let Some(line) = cursor.peek() {
             if line.depth() != depth {
                 break;
@@ -91,25 +94,47 @@ impl<'a> Forgive<'a> for Forgiving {
             // Under a field list, a key it does not name is no record's: a row
             // with a colon in its first cell (`10:30,start`) for the decoder to refuse.
             if fields.is_some_and(|fields| !fields.iter().any(|f| f.name == key)) {
-                if records.is_empty() && current.is_empty() {
+                if entries.is_empty() {
                     return Ok(None);
                 }
                 break;
             }
-            if current.contains_key(&key) || (line.blank_before().is_some() && !current.is_empty())
-            {
-                records.push((record_line, std::mem::take(&mut current)));
-            }
-            if current.is_empty() {
-                record_line = line.number();
-            }
             let value = parse_value_token(rest).map_err(|e| lex_error(&line, rest, e))?;
-            current.insert(key, Placed::new(record_line, Node::Scalar(value)));
+            let blank = !entries.is_empty() && line.blank_before().is_some();
+            if blank && at_blank.is_none() {
+                at_blank = Some(line);
+            }
+            entries.push((key, value, line.number(), blank));
             cursor.advance();
         }
-        if !current.is_empty() {
-            records.push((record_line, current));
-        }
+        let by_keys = split_records(&entries, false);
+        let records = match at_blank {
+            None => by_keys,
+            Some(line) => {
+                let by_blanks = split_records(&entries, true);
+                let starts =
+                    |r: &[(usize, Object<'_>)]| r.iter().map(|(l, _)| *l).collect::<Vec<_>>();
+                let (blanks_fit, keys_fit) =
+                    (by_blanks.len() == declared, by_keys.len() == declared);
+                if starts(&by_blanks) == starts(&by_keys) || (blanks_fit && !keys_fit) {
+                    by_blanks
+                } else if keys_fit && !blanks_fit {
+                    by_keys
+                } else {
+                    return Err(error_at(
+                        &line,
+                        line.content,
+                        DecodeErrorKind::BlankLineInArray,
+                        format!(
+                            "the blank line before line {} may end a record or not, and the header's count ({declared}) does not tell which ({} or {} records); write each record's keys together, or the rows as a table",
+                            line.number(),
+                            by_blanks.len(),
+                            by_keys.len()
+                        ),
+                    ));
+                }
+            }
+        };
         if !records.is_empty() {
             self.notes.push(Note::RecordBlock {
                 line: first_line,
@@ -123,6 +148,34 @@ impl<'a> Forgive<'a> for Forgiving {
                 .collect(),
         ))
     }
+}
+
+/// Records from their lines: a new one where a key repeats and, with
+/// `blanks`, after a blank line. Each record's values are placed on its first
+/// line, where the record is reported.
+fn split_records<'a>(
+    entries: &[(String, Scalar<'a>, usize, bool)],
+    blanks: bool,
+) -> Vec<(usize, Object<'a>)> {
+    let mut records = Vec::new();
+    let mut current = Object::new();
+    let mut record_line = 0;
+    for (key, value, line, blank) in entries {
+        if current.contains_key(key) || (blanks && *blank && !current.is_empty()) {
+            records.push((record_line, std::mem::take(&mut current)));
+        }
+        if current.is_empty() {
+            record_line = *line;
+        }
+        current.insert(
+            key.clone(),
+            Placed::new(record_line, Node::Scalar(value.clone())),
+        );
+    }
+    if !current.is_empty() {
+        records.push((record_line, current));
+    }
+    records
 }
 
 /// Reorders a record's keys to a header's field order; keys the header does not name follow.

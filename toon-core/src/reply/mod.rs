@@ -541,7 +541,7 @@ fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
 fn colon_in_row<'l>(lines: &'l [Cow<'_, str>], line: usize) -> Option<(&'l str, &'l str)> {
     let row = lines.get(line.wrapping_sub(1))?;
     let above = (0..line - 1).rev().find(|&i| !is_blank(&lines[i]))?;
-    let delim = strip::expecting_rows(lines, above)?;
+    let (delim, _) = strip::expecting_rows(lines, above)?;
     let content = row.trim();
     let colon = crate::lex::find_unquoted(content, |c| c == ':')?;
     let end = crate::lex::find_unquoted(content, |c| c == delim).filter(|&d| colon < d)?;

@@ -292,13 +292,16 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
 }
 
 /// The table header on `line`, if it is one (with a field list; also on a
-/// list item's hyphen line, `- rows[2]{a}:`): the rows it declares and its
-/// delimiter.
-pub(crate) fn table_header(line: &str) -> Option<(usize, char)> {
+/// list item's hyphen line, `- rows[2]{a}:`): the rows it declares, its
+/// delimiter and the cells of a row.
+pub(crate) fn table_header(line: &str) -> Option<(usize, char, usize)> {
     let content = trim_spaces(line);
     let content = content.strip_prefix("- ").unwrap_or(content);
     match parse_header(content, 8) {
-        HeaderParse::Header(h) if h.fields.is_some() => Some((h.length, h.delim)),
+        HeaderParse::Header(h) => {
+            let cells = crate::header::Field::leaf_count(h.fields.as_deref()?);
+            Some((h.length, h.delim, cells))
+        }
         _ => None,
     }
 }
@@ -308,12 +311,12 @@ pub(crate) fn table_header(line: &str) -> Option<(usize, char)> {
 /// header declares)? A cell of backticks or a tag is data there; once the
 /// rows are all there, a fence indented like them closes the block.
 fn in_table(lines: &[Cow<'_, str>], i: usize, expected: bool) -> bool {
-    table_of(lines, i).is_some_and(|(rows, declared, _)| !expected || rows < declared)
+    table_of(lines, i).is_some_and(|(rows, (declared, _, _))| !expected || rows < declared)
 }
 
 /// The table line `i` is a row of, if it is one (see [`in_table`]): the rows
 /// before it, the rows its header declares, and its delimiter.
-fn table_of(lines: &[Cow<'_, str>], i: usize) -> Option<(usize, usize, char)> {
+fn table_of(lines: &[Cow<'_, str>], i: usize) -> Option<(usize, (usize, char, usize))> {
     let depth = indent_of(&lines[i]);
     if depth == 0 {
         return None;
@@ -322,22 +325,21 @@ fn table_of(lines: &[Cow<'_, str>], i: usize) -> Option<(usize, usize, char)> {
     for line in lines[..i].iter().rev().filter(|l| !is_blank(l)) {
         match indent_of(line) {
             d if d == depth => rows += 1,
-            d if d < depth => {
-                return table_header(line).map(|(declared, delim)| (rows, declared, delim))
-            }
+            d if d < depth => return table_header(line).map(|head| (rows, head)),
             _ => return None,
         }
     }
     None
 }
 
-/// The delimiter of the table that still expects rows after line `i`: `i` is
-/// its header, or a row with more declared after it.
-pub(crate) fn expecting_rows(lines: &[Cow<'_, str>], i: usize) -> Option<char> {
+/// The delimiter and row width of the table that still expects rows after
+/// line `i`: `i` is its header, or a row with more declared after it.
+pub(crate) fn expecting_rows(lines: &[Cow<'_, str>], i: usize) -> Option<(char, usize)> {
     match table_header(&lines[i]) {
-        Some((declared, delim)) => (declared > 0).then_some(delim),
-        None => table_of(lines, i)
-            .and_then(|(rows, declared, delim)| (rows + 1 < declared).then_some(delim)),
+        Some((declared, delim, cells)) => (declared > 0).then_some((delim, cells)),
+        None => table_of(lines, i).and_then(|(rows, (declared, delim, cells))| {
+            (rows + 1 < declared).then_some((delim, cells))
+        }),
     }
 }
 
@@ -412,14 +414,17 @@ fn strip_trailing_prose(
     }
     // Under a table that expects rows (after its header or a row, blank
     // lines aside), lines holding its delimiter are its rows written without
-    // their indentation: for the decoder to read or refuse, never to drop.
+    // their indentation: for the decoder to read or refuse, never to drop. A
+    // row of one cell holds none, so under such a table no line is prose.
     let under_table = (0..first)
         .rev()
         .find(|&i| !is_blank(&lines[i]))
         .and_then(|above| expecting_rows(lines, above))
-        .is_some_and(|delim| {
-            run.iter()
-                .all(|&i| find_unquoted(&lines[i], |c| c == delim).is_some())
+        .is_some_and(|(delim, cells)| {
+            cells == 1
+                || run
+                    .iter()
+                    .all(|&i| find_unquoted(&lines[i], |c| c == delim).is_some())
         });
     if under_table {
         return;

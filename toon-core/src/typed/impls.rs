@@ -111,7 +111,8 @@ impl Toon for bool {
 }
 
 /// A number the model wrote, or quoted: the quoted form is read only if it is
-/// exactly a TOON number, and reported.
+/// exactly a TOON number once the spaces around it are set aside (`" 3 "`),
+/// and reported.
 fn number_of(node: &Node<'_>, cx: &mut Cx) -> Option<Number> {
     match node {
         Node::Scalar(Scalar::Number(n)) => Some(n.clone()),
