@@ -506,3 +506,41 @@ fn a_placeholder_header_over_values_starts_the_document() {
         json!({"items": [{"name": "a", "qty": 1}], "done": true})
     );
 }
+
+#[derive(Debug, PartialEq, Toon)]
+struct Ticket {
+    title: String,
+    detail: String,
+    owner: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Tickets {
+    tickets: Vec<Ticket>,
+}
+
+/// A header naming fewer columns than the type over rows with more cells is
+/// completed from the type only where the rows have no other reading: here
+/// they also read under the header as written, the comma in the detail's own
+/// text, with the optional owner absent.
+#[test]
+fn a_header_is_not_completed_where_the_rows_read_as_written() {
+    let reply = "tickets[1]{title,detail}:\n  Fix login,Users cannot log in, see ticket";
+    let read = Tickets::from_toon_with_report(reply).unwrap();
+    assert!(
+        read.repairs
+            .iter()
+            .all(|r| r.kind != toon_core::RepairKind::CompletedHeader),
+        "{:?}",
+        read.repairs
+    );
+    assert_eq!(
+        read.value.tickets[0].detail,
+        "Users cannot log in, see ticket"
+    );
+    assert_eq!(read.value.tickets[0].owner, None);
+    // Where a column left out is required (the detail), no other reading: completed.
+    let reply = "tickets[1]{title}:\n  Fix login,Users cannot log in,bob";
+    let read = Tickets::from_toon_with_report(reply).unwrap();
+    assert_eq!(read.value.tickets[0].owner.as_deref(), Some("bob"));
+}

@@ -7,7 +7,7 @@
 use crate::reply::layout::{indent_of, is_blank, may_end_with, may_start_with};
 use std::borrow::Cow;
 
-use super::{Guide, ParseError, Repair, RepairKind};
+use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 
@@ -95,8 +95,8 @@ pub(crate) fn strip<'c>(
         .collect();
     strip_reasoning(&mut lines, repairs)?;
     strip_tool_calls(&mut lines, repairs);
-    if !strip_fences(&mut lines, repairs) {
-        strip_leading_prose(&mut lines, repairs, guide);
+    if !strip_fences(&mut lines, repairs)? {
+        strip_leading_prose(&mut lines, repairs, guide)?;
         // After a JSON value the JSON reader finds where it ends; a line of a
         // string with raw line breaks (`Second paragraph."}`) is not prose.
         if !super::json::looks_like_json(&lines) {
@@ -244,51 +244,87 @@ pub(crate) fn is_fence(line: &str) -> bool {
         })
 }
 
-/// Keeps only the first fenced block, if there is one: its fences and the prose
-/// around it are blanked. A block whose closing fence never came runs to the end.
-fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> bool {
-    let fence = |i: usize| is_fence(&lines[i]) && !in_table(lines, i, true);
-    let Some(open) = (0..lines.len()).find(|&i| fence(i)) else {
-        return false;
-    };
-    let close = (open + 1..lines.len()).find(|&i| fence(i));
-    let Some(close) = close else {
-        // A lone fence is stripped only where its role is plain: first (an opening
-        // that never closed) or last (a closing whose opening was left out). One in
-        // the middle of the text could split a document; it is left for the
-        // decoder to refuse rather than have half the reply read as prose.
-        let significant: Vec<usize> = (0..lines.len()).filter(|&i| !is_blank(&lines[i])).collect();
-        let role = if significant.first() == Some(&open) {
-            "opening fence (never closed)"
-        } else if significant.last() == Some(&open) {
-            "closing fence (no opening fence)"
-        } else {
-            return false;
+/// Keeps only the fenced block, if there is one: its fences and the prose
+/// around it are blanked. A block whose closing fence never came runs to the
+/// end. An empty block before another is skipped; a second block of data
+/// (fenced bare, `toon` or `json`) after the first is a second document, and
+/// taking either would be a guess: refused.
+fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> Result<bool, ParseError> {
+    let fence = |lines: &[Cow<'_, str>], i: usize| is_fence(&lines[i]) && !in_table(lines, i, true);
+    let mut from = 0;
+    loop {
+        let Some(open) = (from..lines.len()).find(|&i| fence(lines, i)) else {
+            return Ok(from > 0);
         };
-        repairs.push(Repair::new(RepairKind::StrippedFence, open + 1, role));
+        let close = (open + 1..lines.len()).find(|&i| fence(lines, i));
+        let Some(close) = close else {
+            // A lone fence is stripped only where its role is plain: first (an opening
+            // that never closed) or last (a closing whose opening was left out). One in
+            // the middle of the text could split a document; it is left for the
+            // decoder to refuse rather than have half the reply read as prose.
+            let significant: Vec<usize> =
+                (0..lines.len()).filter(|&i| !is_blank(&lines[i])).collect();
+            let role = if significant.first() == Some(&open) {
+                "opening fence (never closed)"
+            } else if significant.last() == Some(&open) {
+                "closing fence (no opening fence)"
+            } else {
+                return Ok(from > 0);
+            };
+            repairs.push(Repair::new(RepairKind::StrippedFence, open + 1, role));
+            lines[open] = Cow::Borrowed("");
+            return Ok(true);
+        };
+        let next = (close + 1..lines.len()).find(|&i| fence(lines, i));
+        if (open + 1..close).all(|i| is_blank(&lines[i])) && next.is_some() {
+            repairs.push(Repair::new(
+                RepairKind::StrippedFence,
+                open + 1,
+                "an empty fenced block",
+            ));
+            lines[open] = Cow::Borrowed("");
+            lines[close] = Cow::Borrowed("");
+            from = close + 1;
+            continue;
+        }
+        if let Some(second) = next.filter(|&i| holds_data(&lines[i])) {
+            return Err(ParseError::new(
+                ParseErrorKind::Syntax,
+                Some(second + 1),
+                format!(
+                    "the reply holds two fenced blocks, from line {} and from line {}, and which one is the answer is not known; write the answer in one block",
+                    open + 1,
+                    second + 1
+                ),
+            ));
+        }
+        blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
+        repairs.push(Repair::new(
+            RepairKind::StrippedFence,
+            open + 1,
+            format!("opening fence {}", lines[open].trim()),
+        ));
         lines[open] = Cow::Borrowed("");
-        return true;
-    };
-    blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
-    repairs.push(Repair::new(
-        RepairKind::StrippedFence,
-        open + 1,
-        format!("opening fence {}", lines[open].trim()),
-    ));
-    lines[open] = Cow::Borrowed("");
-    repairs.push(Repair::new(
-        RepairKind::StrippedFence,
-        close + 1,
-        "closing fence",
-    ));
-    lines[close] = Cow::Borrowed("");
-    blank_prose(
-        &mut lines[close + 1..],
-        close + 1,
-        repairs,
-        "after the fenced block",
-    );
-    true
+        repairs.push(Repair::new(
+            RepairKind::StrippedFence,
+            close + 1,
+            "closing fence",
+        ));
+        lines[close] = Cow::Borrowed("");
+        blank_prose(
+            &mut lines[close + 1..],
+            close + 1,
+            repairs,
+            "after the fenced block",
+        );
+        return Ok(true);
+    }
+}
+
+/// Does the fence on `line` open a block of data: bare, `toon` or `json`?
+fn holds_data(line: &str) -> bool {
+    let info = line.trim().trim_start_matches('`');
+    info.is_empty() || info.eq_ignore_ascii_case("toon") || info.eq_ignore_ascii_case("json")
 }
 
 /// The table header on `line`, if it is one (with a field list; also on a
@@ -360,16 +396,35 @@ fn blank_prose(lines: &mut [Cow<'_, str>], offset: usize, repairs: &mut Vec<Repa
 
 /// Blanks prose before the first line that can start a document: a header, a
 /// `key: value` line with an identifier key, or the opening of a JSON value.
+///
+/// A reply that opens with a sentence label (`Here is the analysis:`) and
+/// holds no document after it introduced an answer that never came: refused,
+/// never read as a key over an empty object.
 fn strip_leading_prose(
     lines: &mut [Cow<'_, str>],
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
-) {
+) -> Result<(), ParseError> {
     let starts = |l: &str| starts_document(l) || guide.is_some_and(|g| g.starts_document(l));
     let Some(start) = lines.iter().position(|l| starts(l)) else {
-        return;
+        let mut significant = (0..lines.len()).filter(|&i| !is_blank(&lines[i]));
+        if let Some(first) = significant.next() {
+            let next = significant.next().map(|i| &*lines[i]);
+            if is_sentence_label(&lines[first], next) {
+                return Err(ParseError::new(
+                    ParseErrorKind::Syntax,
+                    Some(first + 1),
+                    format!(
+                        "the reply introduces an answer (`{}`) but holds none after it",
+                        crate::lex::clip(lines[first].trim())
+                    ),
+                ));
+            }
+        }
+        return Ok(());
     };
     blank_prose(&mut lines[..start], 0, repairs, "before the document");
+    Ok(())
 }
 
 /// Blanks closing prose after the document ("Let me know if you need more!"):

@@ -362,6 +362,25 @@ fn mend_rows(
     }
 }
 
+/// Do `cells` read as the `columns` with the extra cells joined into one text
+/// column, every other cell fitting its own?
+fn reads_joined(cells: &[&str], columns: &[Shape]) -> bool {
+    let Some(extra) = cells.len().checked_sub(columns.len()) else {
+        return false;
+    };
+    (0..columns.len()).any(|j| {
+        matches!(columns[j], Shape::String)
+            && cells[..j]
+                .iter()
+                .zip(&columns[..j])
+                .all(|(c, s)| cell_fits(c, s))
+            && cells[j + extra + 1..]
+                .iter()
+                .zip(&columns[j + 1..])
+                .all(|(c, s)| cell_fits(c, s))
+    })
+}
+
 /// A table header that names only the first of the type's columns over rows
 /// that carry all of them: the field list is completed from the type.
 fn widen_header(
@@ -404,6 +423,19 @@ fn widen_header(
             cells.len() == cols.len() && cells.iter().zip(&shapes).all(|(c, s)| cell_fits(c, s))
         });
     if !(prefix && all_full) {
+        return;
+    }
+    // Where the columns left out may be absent and every row also reads under
+    // the header as the model wrote it, a text column holding the extra cells
+    // (`Users cannot log in, see ticket`), the rows have two readings: the
+    // header is not completed.
+    let named = header_fields.len();
+    let as_written = cols[named..].iter().all(|c| c.optional)
+        && rows.iter().all(|r| {
+            let cells: Vec<&str> = split_unquoted(trim_spaces(r), ',').collect();
+            reads_joined(&cells, &shapes[..named])
+        });
+    if as_written {
         return;
     }
     let fixed = format!(
