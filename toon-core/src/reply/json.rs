@@ -73,6 +73,12 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let joined = lines.join("\n");
     let text = joined.trim_end();
     too_deep(text, max_depth)?;
+    // Something stripped after the JSON's last line: the reply went on past it.
+    let last = lines
+        .iter()
+        .rposition(|l| !is_blank(l))
+        .map_or(0, |i| i + 1);
+    let went_on = repairs.iter().any(|r| r.line > last);
     let error = match first_value::<T>(text) {
         Ok(Some((value, end))) => {
             prose_after(text, end, repairs);
@@ -82,7 +88,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         Err(e) => e,
     };
     let Some(mended) = json_mend::mend(text) else {
-        return Err(json_error(&error, text, error.line()));
+        return Err(json_error(&error, text, error.line(), went_on));
     };
     let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     match first_value::<T>(&mended.text) {
@@ -108,8 +114,9 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
             &e,
             text,
             mended.original_line(e.line(), e.column()),
+            went_on,
         )),
-        _ => Err(json_error(&error, text, error.line())),
+        _ => Err(json_error(&error, text, error.line(), went_on)),
     }
 }
 
@@ -174,17 +181,29 @@ fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) {
     }
 }
 
-/// `serde_json`'s error in the reply decoder's terms, on `line` of the reply.
-fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
+/// `serde_json`'s error in the reply decoder's terms, on `line` of the reply;
+/// `went_on`: the reply goes on past the JSON's last line (a closing fence or
+/// prose was stripped after it).
+fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> ParseError {
     use serde_json::error::Category;
     // A reply that ends inside a string or an open bracket was cut off, whatever
     // serde_json tripped on first: servers whose grammar lets raw line breaks into
     // strings produce `{"capital": "Paris }` followed by lines of text until the
     // token limit, which serde_json reports as a control character.
-    let category = if ends_open(text) {
-        Category::Eof
-    } else {
+    let open = ends_open(text);
+    // Brackets left open and then a closing fence or a line of prose: the model
+    // went on writing, so the value was not cut but left unclosed.
+    if open == Open::Bracket && (went_on || ends_in_prose(text)) {
+        return ParseError::new(
+            ParseErrorKind::Syntax,
+            Some(line),
+            format!("the JSON value is never closed ({e}), and the reply goes on after it, so it was not cut off: close each bracket where its value ends"),
+        );
+    }
+    let category = if open == Open::Closed {
         e.classify()
+    } else {
+        Category::Eof
     };
     let (kind, message) = match category {
         Category::Eof => {
@@ -225,9 +244,30 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize) -> ParseError {
     ParseError::new(kind, Some(line), message)
 }
 
+/// What the text ends inside of.
+#[derive(Debug, PartialEq, Eq)]
+enum Open {
+    Closed,
+    String,
+    Bracket,
+}
+
+/// A last line of prose outside any string (`Hope this helps!`): words, and
+/// the end of a sentence, with nothing of JSON in it.
+fn ends_in_prose(text: &str) -> bool {
+    let Some(last) = text.lines().rev().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let last = last.trim();
+    last.contains(' ')
+        && last.ends_with(['.', '!', '?'])
+        && last.starts_with(|c: char| c.is_alphabetic())
+        && !last.contains(['"', ':', '{', '}', '[', ']', ','])
+}
+
 /// Does the text end inside a string or with a bracket still open? Read
 /// leniently: raw control characters are taken as part of a string.
-fn ends_open(text: &str) -> bool {
+fn ends_open(text: &str) -> Open {
     // The brackets open, innermost last: a closing bracket that does not match
     // is the model's slip, written in full, not a cut. Comments are skipped as
     // the mend skips them, except `//` right after a colon (`http://…`).
@@ -264,17 +304,23 @@ fn ends_open(text: &str) -> bool {
             '[' => open.push(']'),
             '}' | ']' => {
                 if open.pop() != Some(c) {
-                    return false;
+                    return Open::Closed;
                 }
                 if open.is_empty() {
-                    return false; // the first value closed; what follows is not a cut
+                    return Open::Closed; // the first value closed; what follows is not a cut
                 }
             }
             _ => {}
         }
         previous = c;
     }
-    in_string || !open.is_empty()
+    if in_string {
+        Open::String
+    } else if open.is_empty() {
+        Open::Closed
+    } else {
+        Open::Bracket
+    }
 }
 
 /// The JSON text cut into items (at each `}`), so a repetition loop inside one
