@@ -596,3 +596,61 @@ fn a_json_reply_is_refused_on_the_line_of_the_value() {
         (ParseErrorKind::MissingField, Some(3))
     );
 }
+
+mod prompt_names {
+    pub mod a {
+        /// The part.
+        #[derive(Debug, PartialEq, toon_core::Toon)]
+        pub struct Item {
+            pub x: u8,
+            pub sub: super::b::Item,
+        }
+    }
+    pub mod b {
+        #[derive(Debug, PartialEq, toon_core::Toon)]
+        pub struct Item {
+            pub word: String,
+        }
+    }
+}
+
+/// A shape of tags named like numbers, and lists that must hold items.
+#[derive(Debug, PartialEq, Toon)]
+#[toon(tag = "kind")]
+enum Step {
+    #[toon(rename = "1")]
+    First { note: String },
+    #[toon(rename = "2")]
+    Second,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Plan {
+    step: Step,
+    #[toon(length(min = 1, max = 3))]
+    tags: Vec<String>,
+    #[toon(length(min = 1))]
+    points: Vec<Point2>,
+}
+
+/// What the prompt shows reads as it stands: another type of the same Rust
+/// name is shown (it was taken for a recursion), tag names that read as
+/// numbers are quoted, and a list that must hold items shows no empty form.
+#[test]
+fn the_prompt_shows_what_the_decoder_reads() {
+    use prompt_names::a::Item;
+    let prompt = Item::toon_prompt();
+    assert!(!prompt.contains("Same shape as"), "{prompt}");
+    assert!(prompt.contains("  word: <text>"), "{prompt}");
+    let read = Item::from_toon_with_report("x: 3\nsub:\n  word: hello").unwrap();
+    assert_eq!((read.value.sub.word.as_str(), read.repairs.len()), ("hello", 0));
+
+    let prompt = Plan::toon_prompt();
+    assert!(prompt.contains(r#"kind: <"1"|"2">"#), "{prompt}");
+    assert!(prompt.contains(r#"If kind is "1":"#), "{prompt}");
+    assert!(!prompt.contains("If there are none"), "{prompt}");
+    assert!(prompt.contains("At least 1 item."), "{prompt}");
+    let reply = "step:\n  kind: \"2\"\ntags[1]: a\npoints[1]{x,y}:\n  1,b";
+    let read = Plan::from_toon_with_report(reply).unwrap();
+    assert_eq!((read.value.step, read.repairs.len()), (Step::Second, 0));
+}

@@ -44,7 +44,7 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
 struct Out {
     lines: Vec<String>,
     comments: bool,
-    /// The named types being rendered, so a recursive type is shown once.
+    /// The named types being rendered (by full name), so a recursive type is shown once.
     stack: Vec<&'static str>,
 }
 
@@ -84,7 +84,8 @@ impl Out {
     fn field(&mut self, f: &FieldShape, depth: usize) {
         let pad = "  ".repeat(depth);
         let key = encode_key(f.name);
-        if let Some(name) = named(&f.shape).filter(|n| self.stack.contains(n)) {
+        // Told apart by full name: another type of the same Rust name is no recursion.
+        if let Some((name, _)) = named(&f.shape).filter(|(_, id)| self.stack.contains(id)) {
             // A recursive type: its shape is already shown above.
             self.comment(
                 depth,
@@ -98,7 +99,7 @@ impl Out {
             self.lines.push(format!("{pad}{key}{suffix}:"));
             return;
         }
-        let pushed = named(&f.shape).map(|n| self.stack.push(n)).is_some();
+        let pushed = named(&f.shape).map(|(_, id)| self.stack.push(id)).is_some();
         self.field_body(f, depth, &pad, &key);
         if pushed {
             self.stack.pop();
@@ -128,19 +129,28 @@ impl Out {
         if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &f.constraints)) {
             doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
         }
+        // A list that must hold items has no empty form to show.
+        let may_be_empty = f.constraints.min_length.map_or(true, |m| m == 0);
         match &shape {
             Shape::List(item) => {
                 if let Some(cols) = table_fields(item) {
                     let list = field_list(&cols);
-                    let doc = join_doc(
-                        &doc,
-                        &format!("If there are none, write `{key}[0]{list}:`."),
-                    );
+                    let none = format!("If there are none, write `{key}[0]{list}:`.");
+                    let doc = if may_be_empty {
+                        join_doc(&doc, &none)
+                    } else {
+                        doc
+                    };
                     self.comment(depth, &doc);
                     self.column_docs(depth, &cols);
                     self.lines.push(format!("{pad}{key}[N]{list}:"));
                 } else if item.is_primitive() {
-                    let doc = join_doc(&doc, &format!("If there are none, write `{key}[0]:`."));
+                    let none = format!("If there are none, write `{key}[0]:`.");
+                    let doc = if may_be_empty {
+                        join_doc(&doc, &none)
+                    } else {
+                        doc
+                    };
                     self.comment(depth, &doc);
                     let p = placeholder(item);
                     self.lines.push(format!("{pad}{key}[N]: {p},{p}"));
@@ -204,12 +214,14 @@ impl Out {
             Shape::Struct(s) => self.fields(&s.fields, depth),
             Shape::Tagged(t) => {
                 let pad = "  ".repeat(depth);
-                let names: Vec<&str> = t.variants.iter().map(|v| v.name).collect();
+                // Each name as the encoder writes it (`"1"` for a name that reads as a number).
+                let names: Vec<String> = t.variants.iter().map(|v| text_literal(v.name)).collect();
                 self.lines
                     .push(format!("{pad}{}: <{}>", encode_key(t.tag), names.join("|")));
                 for v in &t.variants {
                     if self.comments {
-                        let doc = join_doc(&format!("If {} is {}:", t.tag, v.name), v.doc);
+                        let is = format!("If {} is {}:", t.tag, text_literal(v.name));
+                        let doc = join_doc(&is, v.doc);
                         self.comment(depth, &doc);
                     }
                     self.fields(&v.fields, depth);
@@ -295,15 +307,15 @@ fn join_doc(doc: &str, extra: &str) -> String {
     }
 }
 
-fn render(shape: &Shape, comments: bool) -> Vec<String> {
+/// The lines of `shape`'s form; `id` is the root type's full name.
+fn render(shape: &Shape, id: &'static str, comments: bool) -> Vec<String> {
     let mut out = Out {
         lines: Vec::new(),
         comments,
-        stack: Vec::new(),
+        stack: vec![id],
     };
     match shape.resolve() {
         Shape::Struct(s) => {
-            out.stack.push(s.name);
             out.comment(0, s.doc);
             let (prose, lines): (Vec<FieldShape>, Vec<FieldShape>) =
                 s.fields.into_iter().partition(|f| f.delimited);
@@ -313,7 +325,6 @@ fn render(shape: &Shape, comments: bool) -> Vec<String> {
             }
         }
         Shape::Tagged(t) => {
-            out.stack.push(t.name);
             out.comment(0, t.doc);
             out.body(shape, 0);
         }
@@ -326,15 +337,17 @@ fn render(shape: &Shape, comments: bool) -> Vec<String> {
     out.lines
 }
 
-pub(crate) fn header(shape: &Shape) -> String {
-    render(shape, false).join("\n")
+/// The skeleton of `shape`, the type whose full name is `id`.
+pub(crate) fn header(shape: &Shape, id: &'static str) -> String {
+    render(shape, id, false).join("\n")
 }
 
-pub(crate) fn prompt(shape: &Shape) -> String {
+/// The prompt for `shape`, the type whose full name is `id`.
+pub(crate) fn prompt(shape: &Shape, id: &'static str) -> String {
     let mut lines = vec![
         "# Answer in TOON, in exactly this shape. Replace [N] with the number of rows; one row per line.".to_owned(),
         "# Quote text that contains a comma, a colon or a quote: \"like, this\".".to_owned(),
     ];
-    lines.extend(render(shape, true));
+    lines.extend(render(shape, id, true));
     lines.join("\n")
 }

@@ -365,10 +365,11 @@ pub(crate) fn table_fields(item: &Shape) -> Option<Vec<FieldShape>> {
     }
 }
 
-/// The name of a derived type a field refers to, directly or as list items.
-pub(crate) fn named(shape: &Shape) -> Option<&'static str> {
+/// The name and full name (`id`) of a derived type a field refers to,
+/// directly or as list items, optional or map values.
+pub(crate) fn named(shape: &Shape) -> Option<(&'static str, &'static str)> {
     match shape {
-        Shape::Named { name, .. } => Some(name),
+        Shape::Named { name, id, .. } => Some((name, id)),
         Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => named(inner),
         _ => None,
     }
@@ -385,6 +386,12 @@ pub(crate) fn span_text<T: std::fmt::Display>(min: Option<T>, max: Option<T>) ->
     }
 }
 
+/// `at least 1 item`, `at most 80 characters`: a span of a unit, singular for one.
+fn counted(span: String, unit: &str) -> String {
+    let one = span.ends_with(" 1") && !span.contains(" to ");
+    format!("{span} {unit}{}", if one { "" } else { "s" })
+}
+
 /// A field's constraints in the fewest words, for the prompts: `0 to 5`,
 /// `at most 80 characters`, `matching `^R-\d+$``, `1 to 5 items`.
 pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> {
@@ -395,7 +402,7 @@ pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> 
     match inner {
         Shape::Integer { .. } | Shape::Float { .. } => span_text(c.min, c.max),
         Shape::String => {
-            let length = span_text(c.min_length, c.max_length).map(|s| format!("{s} characters"));
+            let length = span_text(c.min_length, c.max_length).map(|s| counted(s, "character"));
             let pattern = c.pattern.map(|p| format!("matching `{p}`"));
             match (pattern, length) {
                 (Some(p), Some(l)) => Some(format!("{p}, {l}")),
@@ -403,7 +410,7 @@ pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> 
             }
         }
         Shape::List(_) | Shape::Map(_) => {
-            span_text(c.min_length, c.max_length).map(|s| format!("{s} items"))
+            span_text(c.min_length, c.max_length).map(|s| counted(s, "item"))
         }
         // Measured by what it turns out to be, as the decoder measures it.
         Shape::Any => {

@@ -192,14 +192,14 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// The skeleton of the type's TOON form: one line per key, every array shown
     /// by its header with `[N]` standing for its length.
     fn toon_header() -> String {
-        crate::prompt::header(&Self::__shape())
+        crate::prompt::header(&Self::__shape(), std::any::type_name::<Self>())
     }
 
     /// The text for the system prompt: the skeleton with each field's doc comment
     /// as a `#` comment line, the allowed values of each enum, how to write an
     /// empty list, and the quoting rule.
     fn toon_prompt() -> String {
-        crate::prompt::prompt(&Self::__shape())
+        crate::prompt::prompt(&Self::__shape(), std::any::type_name::<Self>())
     }
 
     /// The grammar of exactly the TOON that [`to_toon`](Toon::to_toon) writes for
