@@ -130,7 +130,7 @@ impl Out {
             doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
         }
         // A list that must hold items has no empty form to show.
-        let may_be_empty = !f.constraints.min_length.is_some_and(|m| m > 0);
+        let may_be_empty = matches!(f.constraints.min_length, None | Some(0));
         match &shape {
             Shape::List(item) => {
                 if let Some(cols) = table_fields(item) {
