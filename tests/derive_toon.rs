@@ -643,7 +643,10 @@ fn the_prompt_shows_what_the_decoder_reads() {
     assert!(!prompt.contains("Same shape as"), "{prompt}");
     assert!(prompt.contains("  word: <text>"), "{prompt}");
     let read = Item::from_toon_with_report("x: 3\nsub:\n  word: hello").unwrap();
-    assert_eq!((read.value.sub.word.as_str(), read.repairs.len()), ("hello", 0));
+    assert_eq!(
+        (read.value.sub.word.as_str(), read.repairs.len()),
+        ("hello", 0)
+    );
 
     let prompt = Plan::toon_prompt();
     assert!(prompt.contains(r#"kind: <"1"|"2">"#), "{prompt}");
@@ -653,4 +656,22 @@ fn the_prompt_shows_what_the_decoder_reads() {
     let reply = "step:\n  kind: \"2\"\ntags[1]: a\npoints[1]{x,y}:\n  1,b";
     let read = Plan::from_toon_with_report(reply).unwrap();
     assert_eq!((read.value.step, read.repairs.len()), (Step::Second, 0));
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Framed {
+    corner: Option<Point2>,
+}
+
+/// An optional object says it may be `null`, and a root list of numbers shows
+/// its inline form: both read as shown.
+#[test]
+fn optional_objects_and_root_lists_are_shown_as_they_read() {
+    let prompt = Framed::toon_prompt();
+    assert!(prompt.contains("May be `null` (`corner: null`)."), "{prompt}");
+    let read = Framed::from_toon_with_report("corner: null").unwrap();
+    assert_eq!((read.value.corner, read.repairs.len()), (None, 0));
+    assert_eq!(Vec::<u8>::toon_header(), "[N]: <integer>,<integer>");
+    let read = Vec::<u8>::from_toon_with_report("[2]: 1,2").unwrap();
+    assert_eq!((read.value, read.repairs.len()), (vec![1, 2], 0));
 }

@@ -108,9 +108,10 @@ impl Out {
 
     fn field_body(&mut self, f: &FieldShape, depth: usize, pad: &str, key: &str) {
         let shape = f.shape.resolve();
-        let shape = match shape {
-            Shape::Option(inner) if !inner.is_primitive() => inner.resolve(),
-            other => other,
+        // An optional object or list is shown as its value, and said to be optional.
+        let (shape, optional) = match shape {
+            Shape::Option(inner) if !inner.is_primitive() => (inner.resolve(), true),
+            other => (other, false),
         };
         // A field without a doc comment shows its type's.
         // The field's doc and its type's (for a list, the items' type): the
@@ -128,6 +129,9 @@ impl Out {
         }
         if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &f.constraints)) {
             doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
+        }
+        if optional && self.comments {
+            doc = join_doc(&doc, &format!("May be `null` (`{key}: null`)."));
         }
         // A list that must hold items has no empty form to show.
         let may_be_empty = matches!(f.constraints.min_length, None | Some(0));
@@ -330,6 +334,11 @@ fn render(shape: &Shape, id: &'static str, comments: bool) -> Vec<String> {
         }
         Shape::List(item) => match table_fields(&item) {
             Some(cols) => out.lines.push(format!("[N]{}:", field_list(&cols))),
+            // Primitives inline, as a field's list shows them.
+            None if item.is_primitive() => {
+                let p = placeholder(&item);
+                out.lines.push(format!("[N]: {p},{p}"));
+            }
             None => out.lines.push("[N]:".into()),
         },
         other => out.lines.push(placeholder(&other)),
