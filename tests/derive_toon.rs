@@ -668,7 +668,10 @@ struct Framed {
 #[test]
 fn optional_objects_and_root_lists_are_shown_as_they_read() {
     let prompt = Framed::toon_prompt();
-    assert!(prompt.contains("May be `null` (`corner: null`)."), "{prompt}");
+    assert!(
+        prompt.contains("May be `null` (`corner: null`)."),
+        "{prompt}"
+    );
     let read = Framed::from_toon_with_report("corner: null").unwrap();
     assert_eq!((read.value.corner, read.repairs.len()), (None, 0));
     assert_eq!(Vec::<u8>::toon_header(), "[N]: <integer>,<integer>");

@@ -544,3 +544,51 @@ fn a_header_is_not_completed_where_the_rows_read_as_written() {
     let read = Tickets::from_toon_with_report(reply).unwrap();
     assert_eq!(read.value.tickets[0].owner.as_deref(), Some("bob"));
 }
+
+#[derive(Debug, PartialEq, Toon)]
+enum Kind {
+    #[toon(alias = "defect")]
+    Bug,
+    Feature,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+enum Sev {
+    High,
+    Low,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Issue {
+    kind: Option<Kind>,
+    note: Option<String>,
+    sev: Option<Sev>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Issues {
+    issues: Vec<Issue>,
+}
+
+/// A cell is filled in only where one column alone can be the missing one:
+/// `defect` is an alias of `Bug`, so the kind may be `defect` and the note
+/// missing as well as the other way round. Two readings: not filled.
+#[test]
+fn a_cell_is_not_filled_where_an_alias_gives_a_second_reading() {
+    let reply = "issues[1]{kind,note,sev}:\n  defect,High";
+    match Issues::from_toon_with_report(reply) {
+        Ok(read) => assert!(
+            read.repairs
+                .iter()
+                .all(|r| r.kind != toon_core::RepairKind::FilledCell),
+            "{read:?}"
+        ),
+        Err(e) => assert_eq!(e.line(), Some(2), "{e}"),
+    }
+    // Where the first cell is no kind by any name, only the kind can be
+    // missing: filled as before.
+    let reply = "issues[1]{kind,note,sev}:\n  printer jam,High";
+    let read = Issues::from_toon_with_report(reply).unwrap();
+    assert_eq!(read.value.issues[0].note.as_deref(), Some("printer jam"));
+    assert_eq!(read.value.issues[0].kind, None);
+}

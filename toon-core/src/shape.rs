@@ -146,6 +146,9 @@ pub struct EnumShape {
     pub doc: &'static str,
     /// Each variant's wire name and doc comment, in declaration order.
     pub variants: Vec<(&'static str, &'static str)>,
+    /// Other names the decoder reads as a variant (`#[toon(alias = "..")]`),
+    /// never shown to the model.
+    pub aliases: Vec<&'static str>,
 }
 
 /// An internally tagged enum.

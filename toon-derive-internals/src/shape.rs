@@ -77,11 +77,13 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
         Body::UnitEnum(variants) => {
             let wires = variants.iter().map(|v| &v.wire);
             let docs = variants.iter().map(|v| &v.doc);
+            let aliases = variants.iter().flat_map(|v| &v.attrs.aliases);
             quote! {
                 __toon::Shape::Enum(__toon::__private::EnumShape {
                     name: #name,
                     doc: #doc,
                     variants: ::std::vec![#((#wires, #docs)),*],
+                    aliases: ::std::vec![#(#aliases),*],
                 })
             }
         }

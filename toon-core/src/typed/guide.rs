@@ -476,7 +476,11 @@ fn cell_fits(cell: &str, shape: &Shape) -> bool {
         Shape::Bool => matches!(unquoted, "true" | "false"),
         Shape::Integer { .. } => parse_number(unquoted).is_some_and(|n| whole(&n).is_some()),
         Shape::Float { .. } => parse_number(unquoted).is_some(),
-        Shape::Enum(e) => loose_variant(e.variants.iter().map(|v| v.0), unquoted).is_some(),
+        // Every name the typed reader takes: a variant's, loosely, or an alias.
+        Shape::Enum(e) => {
+            loose_variant(e.variants.iter().map(|v| v.0), unquoted).is_some()
+                || e.aliases.contains(&unquoted)
+        }
         Shape::Option(inner) => cell == "null" || cell_fits(cell, &inner.resolve()),
         _ => false,
     }
