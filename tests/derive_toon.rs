@@ -678,3 +678,39 @@ fn optional_objects_and_root_lists_are_shown_as_they_read() {
     let read = Vec::<u8>::from_toon_with_report("[2]: 1,2").unwrap();
     assert_eq!((read.value, read.repairs.len()), (vec![1, 2], 0));
 }
+
+/// A colour.
+#[derive(Debug, PartialEq, Toon)]
+enum Colour {
+    /// Like blood.
+    Red,
+    Green,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Swatch {
+    name: String,
+    colour: Option<Colour>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Palette {
+    favourites: Vec<Colour>,
+    swatches: Vec<Swatch>,
+}
+
+/// An enum's values and their docs reach the prompt also as list items and as
+/// an optional column, as the schema carries them.
+#[test]
+fn enum_values_are_shown_wherever_the_enum_is() {
+    let prompt = Palette::toon_prompt();
+    let listed = "One of: Red (Like blood.), Green.";
+    assert!(
+        prompt.contains(&format!("# A colour. {listed}")),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains(&format!("colour: A colour. {listed}")),
+        "{prompt}"
+    );
+}

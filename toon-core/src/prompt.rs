@@ -122,9 +122,11 @@ impl Out {
         } else {
             join_doc(f.doc, own)
         };
-        if let Shape::Enum(e) = &shape {
+        // An enum's values and their docs, also of an optional enum, a list's
+        // items or a map's values.
+        if let Some(e) = enum_within(&shape) {
             if self.comments {
-                doc = join_doc(&doc, &format!("One of: {}.", allowed(e)));
+                doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
             }
         }
         if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &f.constraints)) {
@@ -252,7 +254,7 @@ impl Out {
             } else {
                 c.doc.to_owned()
             };
-            if let Shape::Enum(e) = c.shape.resolve() {
+            if let Some(e) = enum_within(&c.shape) {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
             }
             if let Some(n) = note(&c.shape, &c.constraints) {
@@ -276,8 +278,18 @@ fn type_doc(shape: &Shape) -> &'static str {
         Shape::Struct(s) => s.doc,
         Shape::Enum(e) => e.doc,
         Shape::Tagged(t) => t.doc,
-        Shape::List(item) | Shape::Option(item) => type_doc(&item),
+        Shape::List(item) | Shape::Option(item) | Shape::Map(item) => type_doc(&item),
         _ => "",
+    }
+}
+
+/// The enum a value of this shape is, or an optional one, a list's items or
+/// a map's values are.
+fn enum_within(shape: &Shape) -> Option<EnumShape> {
+    match shape.resolve() {
+        Shape::Enum(e) => Some(e),
+        Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => enum_within(&inner),
+        _ => None,
     }
 }
 
