@@ -653,3 +653,28 @@ fn response_format_wraps_a_root_that_is_not_an_object_for_openai() {
         Capital::json_schema()
     );
 }
+
+/// Wire names that are not one Rust name are quoted in the declarations, so a
+/// variant `a,b` does not read as two, nor `1` as a number.
+#[test]
+fn the_declarations_quote_names_that_are_not_identifiers() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    enum Odd {
+        #[toon(rename = "a,b")]
+        Pair,
+        #[toon(rename = "1")]
+        One,
+        Plain,
+    }
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Holder {
+        #[toon(rename = "my key")]
+        key: Odd,
+    }
+    let declared = Holder::schema_prompt();
+    assert!(declared.contains("    \"my key\": Odd,"), "{declared}");
+    assert!(
+        declared.contains("    \"a,b\",\n    \"1\",\n    Plain,"),
+        "{declared}"
+    );
+}

@@ -68,7 +68,7 @@ impl Renderer {
                 text.push_str(&format!("enum {name} {{\n"));
                 for (name, doc) in &e.variants {
                     text.push_str(&doc_lines(doc, "    "));
-                    text.push_str(&format!("    {name},\n"));
+                    text.push_str(&format!("    {},\n", as_ident(name)));
                 }
                 text.push('}');
             }
@@ -82,9 +82,9 @@ impl Renderer {
                 for v in &t.variants {
                     text.push_str(&doc_lines(v.doc, "    "));
                     if v.fields.is_empty() {
-                        text.push_str(&format!("    {},\n", v.name));
+                        text.push_str(&format!("    {},\n", as_ident(v.name)));
                     } else {
-                        text.push_str(&format!("    {} {{\n", v.name));
+                        text.push_str(&format!("    {} {{\n", as_ident(v.name)));
                         text.push_str(&self.fields(&v.fields, "        "));
                         text.push_str("    },\n");
                     }
@@ -106,7 +106,7 @@ impl Renderer {
                 .unwrap_or_default();
             text.push_str(&format!(
                 "{indent}{}: {},{bound}\n",
-                f.name,
+                as_ident(f.name),
                 self.type_expr(&f.shape)
             ));
         }
@@ -149,5 +149,21 @@ fn integer_name(min: i128, max: i128) -> &'static str {
         (-32_768, _) => "i16",
         (-2_147_483_648, _) => "i32",
         _ => "i64",
+    }
+}
+
+/// A wire name as the declarations show it: bare where it reads as one Rust
+/// name, quoted otherwise (`"a,b"`, `"1"`, `"my key"`), so no name reads as
+/// two or as a keyword of the declarations.
+fn as_ident(name: &str) -> String {
+    let mut chars = name.chars();
+    let plain = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        name.to_owned()
+    } else {
+        serde_json::Value::from(name).to_string()
     }
 }
