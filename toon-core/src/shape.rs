@@ -41,9 +41,9 @@ pub enum Shape {
     Named {
         /// The Rust name of the type.
         name: &'static str,
-        /// Its full name ([`std::any::type_name`]), which tells two instances
-        /// of one generic type apart (`Wrap<u8>`, `Wrap<bool>`) where a type
-        /// met inside itself is a recursion.
+        /// Its full name ([`std::any::type_name`]), which tells apart two
+        /// types of one Rust name and two instances of one generic type
+        /// (`Wrap<u8>`, `Wrap<bool>`), and a type met inside itself.
         id: &'static str,
         /// Describes the type.
         shape: fn() -> Shape,

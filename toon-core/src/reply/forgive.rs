@@ -107,16 +107,14 @@ impl<'a> Forgive<'a> for Forgiving {
             entries.push((key, value, line.number(), blank));
             cursor.advance();
         }
-        let by_keys = split_records(&entries, false);
-        let records = match at_blank {
+        let by_keys = record_starts(&entries, false);
+        let starts = match at_blank {
             None => by_keys,
             Some(line) => {
-                let by_blanks = split_records(&entries, true);
-                let starts =
-                    |r: &[(usize, Object<'_>)]| r.iter().map(|(l, _)| *l).collect::<Vec<_>>();
+                let by_blanks = record_starts(&entries, true);
                 let (blanks_fit, keys_fit) =
                     (by_blanks.len() == declared, by_keys.len() == declared);
-                if starts(&by_blanks) == starts(&by_keys) || (blanks_fit && !keys_fit) {
+                if by_blanks == by_keys || (blanks_fit && !keys_fit) {
                     by_blanks
                 } else if keys_fit && !blanks_fit {
                     by_keys
@@ -135,6 +133,7 @@ impl<'a> Forgive<'a> for Forgiving {
                 }
             }
         };
+        let records = records_at(entries, &starts);
         if !records.is_empty() {
             self.notes.push(Note::RecordBlock {
                 line: first_line,
@@ -150,30 +149,36 @@ impl<'a> Forgive<'a> for Forgiving {
     }
 }
 
-/// Records from their lines: a new one where a key repeats and, with
-/// `blanks`, after a blank line. Each record's values are placed on its first
-/// line, where the record is reported.
-fn split_records<'a>(
-    entries: &[(String, Scalar<'a>, usize, bool)],
-    blanks: bool,
-) -> Vec<(usize, Object<'a>)> {
-    let mut records = Vec::new();
-    let mut current = Object::new();
-    let mut record_line = 0;
-    for (key, value, line, blank) in entries {
-        if current.contains_key(key) || (blanks && *blank && !current.is_empty()) {
-            records.push((record_line, std::mem::take(&mut current)));
+/// Where records start among their lines: where a key repeats and, with
+/// `blanks`, after a blank line.
+fn record_starts(entries: &[(String, Scalar<'_>, usize, bool)], blanks: bool) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut keys: Vec<&str> = Vec::new();
+    for (i, (key, _, _, blank)) in entries.iter().enumerate() {
+        if keys.is_empty() || keys.contains(&key.as_str()) || (blanks && *blank) {
+            starts.push(i);
+            keys.clear();
         }
-        if current.is_empty() {
-            record_line = *line;
-        }
-        current.insert(
-            key.clone(),
-            Placed::new(record_line, Node::Scalar(value.clone())),
-        );
+        keys.push(key);
     }
-    if !current.is_empty() {
-        records.push((record_line, current));
+    starts
+}
+
+/// The records the lines make, each starting at one of `starts`; each
+/// record's values are placed on its first line, where it is reported.
+fn records_at<'a>(
+    entries: Vec<(String, Scalar<'a>, usize, bool)>,
+    starts: &[usize],
+) -> Vec<(usize, Object<'a>)> {
+    let mut records: Vec<(usize, Object<'a>)> = Vec::with_capacity(starts.len());
+    let mut starts = starts.iter().peekable();
+    for (i, (key, value, line, _)) in entries.into_iter().enumerate() {
+        if starts.next_if_eq(&&i).is_some() {
+            records.push((line, Object::new()));
+        }
+        if let Some((first, record)) = records.last_mut() {
+            record.insert(key, Placed::new(*first, Node::Scalar(value)));
+        }
     }
     records
 }

@@ -73,12 +73,6 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let joined = lines.join("\n");
     let text = joined.trim_end();
     too_deep(text, max_depth)?;
-    // Something stripped after the JSON's last line: the reply went on past it.
-    let last = lines
-        .iter()
-        .rposition(|l| !is_blank(l))
-        .map_or(0, |i| i + 1);
-    let went_on = repairs.iter().any(|r| r.line > last);
     let error = match first_value::<T>(text) {
         Ok(Some((value, end))) => {
             prose_after(text, end, repairs);
@@ -87,6 +81,13 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         Ok(None) => return Err(ParseError::empty()),
         Err(e) => e,
     };
+    // Only for an error: something stripped after the JSON's last line, so
+    // the reply went on past it.
+    let last = lines
+        .iter()
+        .rposition(|l| !is_blank(l))
+        .map_or(0, |i| i + 1);
+    let went_on = repairs.iter().any(|r| r.line > last);
     let Some(mended) = json_mend::mend(text) else {
         return Err(json_error(&error, text, error.line(), went_on));
     };

@@ -101,11 +101,8 @@ impl<'t> Walk<'t> {
                         return None;
                     }
                     self.value()?;
-                    self.space();
-                    match self.peek()? {
-                        b',' => self.i += 1,
-                        b'}' => return Some(found),
-                        _ => return None,
+                    if !self.more(b'}')? {
+                        return Some(found);
                     }
                 }
             }
@@ -117,16 +114,26 @@ impl<'t> Walk<'t> {
                         return Some(None);
                     }
                     self.value()?;
-                    self.space();
-                    match self.peek()? {
-                        b',' => self.i += 1,
-                        b']' => return Some(None),
-                        _ => return None,
+                    if !self.more(b']')? {
+                        return Some(None);
                     }
                 }
                 self.space();
                 Some((self.peek() != Some(b']')).then_some(self.i))
             }
+        }
+    }
+
+    /// After an item of a container: past its comma, `true`, or past the
+    /// container's `close`, `false`; `None` where neither follows.
+    fn more(&mut self, close: u8) -> Option<bool> {
+        self.space();
+        let c = self.peek()?;
+        self.i += 1;
+        match c {
+            b',' => Some(true),
+            c if c == close => Some(false),
+            _ => None,
         }
     }
 
@@ -171,14 +178,8 @@ impl<'t> Walk<'t> {
                         self.space();
                     }
                     self.value()?;
-                    self.space();
-                    match self.peek()? {
-                        b',' => self.i += 1,
-                        c if c == close => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
+                    if !self.more(close)? {
+                        return Some(());
                     }
                 }
             }

@@ -412,14 +412,14 @@ fn widen_header(
             .zip(&cols)
             .all(|(h, c)| h.name == c.name)
         && cols.iter().all(|c| c.shape.is_primitive());
-    let rows: Vec<&Cow<'_, str>> = lines[i + 1..end]
+    let rows: Vec<Vec<&str>> = lines[i + 1..end]
         .iter()
         .filter(|l| significant(l))
+        .map(|r| split_unquoted(trim_spaces(r), ',').collect())
         .collect();
     let shapes: Vec<Shape> = cols.iter().map(|c| c.shape.resolve()).collect();
     let all_full = !rows.is_empty()
-        && rows.iter().all(|r| {
-            let cells: Vec<&str> = split_unquoted(trim_spaces(r), ',').collect();
+        && rows.iter().all(|cells| {
             cells.len() == cols.len() && cells.iter().zip(&shapes).all(|(c, s)| cell_fits(c, s))
         });
     if !(prefix && all_full) {
@@ -431,10 +431,9 @@ fn widen_header(
     // header is not completed.
     let named = header_fields.len();
     let as_written = cols[named..].iter().all(|c| c.optional)
-        && rows.iter().all(|r| {
-            let cells: Vec<&str> = split_unquoted(trim_spaces(r), ',').collect();
-            reads_joined(&cells, &shapes[..named])
-        });
+        && rows
+            .iter()
+            .all(|cells| reads_joined(cells, &shapes[..named]));
     if as_written {
         return;
     }
