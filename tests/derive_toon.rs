@@ -714,3 +714,118 @@ fn enum_values_are_shown_wherever_the_enum_is() {
         "{prompt}"
     );
 }
+
+/// Lists of lists and of maps, maps of lists and of tables.
+#[derive(Debug, PartialEq, Toon)]
+struct Nesting {
+    grid: Vec<Vec<u8>>,
+    maps: Vec<BTreeMap<String, u8>>,
+    by_key: BTreeMap<String, Vec<u8>>,
+    rows_by_key: BTreeMap<String, Vec<Swatch>>,
+}
+
+/// Every list and map shows its items in the form the decoder reads, at every
+/// depth and at the root; filled in, the lines shown read with no repair.
+#[test]
+fn nested_lists_and_maps_show_their_items_as_they_read() {
+    assert_eq!(
+        Nesting::toon_header(),
+        "grid[N]:\n  - [N]: <integer>,<integer>\nmaps[N]:\n  - <key>: <integer>\nby_key:\n  <key>[N]: <integer>,<integer>\nrows_by_key:\n  <key>[N]{name,colour}:"
+    );
+    let reply = "grid[2]:\n  - [2]: 1,2\n  - [1]: 3\nmaps[1]:\n  - a: 1\nby_key:\n  k[2]: 1,2\nrows_by_key:\n  r[1]{name,colour}:\n    n,null";
+    let read = Nesting::from_toon_with_report(reply).unwrap();
+    assert_eq!(read.repairs.len(), 0, "{:?}", read.repairs);
+    let value = read.value;
+    assert_eq!(value.grid, vec![vec![1, 2], vec![3]]);
+    assert_eq!(value.maps, vec![BTreeMap::from([("a".to_owned(), 1)])]);
+    assert_eq!(value.by_key["k"], vec![1, 2]);
+    let swatch = Swatch {
+        name: "n".into(),
+        colour: None,
+    };
+    assert_eq!(value.rows_by_key["r"], vec![swatch]);
+
+    // At the root.
+    assert_eq!(
+        BTreeMap::<String, Point2>::toon_header(),
+        "<key>:\n  x: <integer>\n  y: <text>"
+    );
+    assert_eq!(BTreeMap::<String, u8>::toon_header(), "<key>: <integer>");
+    assert_eq!(
+        Vec::<Vec<u8>>::toon_header(),
+        "[N]:\n  - [N]: <integer>,<integer>"
+    );
+    assert_eq!(Vec::<Path2>::toon_header(), "[N]:\n  - points[N]{x,y}:");
+    for (reply, value) in [
+        ("[1]:\n  - [2]: 1,2", vec![vec![1u8, 2]]),
+        ("[2]:\n  - [0]:\n  - [1]: 3", vec![vec![], vec![3]]),
+    ] {
+        let read = Vec::<Vec<u8>>::from_toon_with_report(reply).unwrap();
+        assert_eq!((read.value, read.repairs.len()), (value, 0));
+    }
+    let read = BTreeMap::<String, Point2>::from_toon_with_report("a:\n  x: 1\n  y: b").unwrap();
+    assert_eq!(read.repairs.len(), 0);
+    assert_eq!(
+        read.value["a"],
+        Point2 {
+            x: 1,
+            y: "b".into()
+        }
+    );
+}
+
+/// A table's row is shown as a line of its cells, an optional cell with `null`
+/// inside its brackets and a field group's cells in its place; the skeleton
+/// stays the header alone.
+#[test]
+fn a_table_shows_its_row_in_the_prompt() {
+    let prompt = Palette::toon_prompt();
+    assert!(
+        prompt.ends_with("swatches[N]{name,colour}:\n  <text>,<Red|Green|null>"),
+        "{prompt}"
+    );
+    let prompt = Orders::toon_prompt();
+    assert!(
+        prompt.contains(
+            "orders[N]{id,customer{name,cc},total}:\n  <integer>,<text>,<text>,<number>\n"
+        ),
+        "{prompt}"
+    );
+    assert!(!Palette::toon_header().contains("<text>,"));
+}
+
+/// A tagged enum's skeleton says which fields go with which tag: without the
+/// lines, every variant's fields read as fields of one object.
+#[test]
+fn a_tagged_skeleton_keeps_each_variant_apart() {
+    let header = Answer::toon_header();
+    assert!(
+        header.contains(
+            "  status: <found|not_found|unanswerable>\n  # If status is found:\n  answer: <text>\n"
+        ),
+        "{header}"
+    );
+    assert!(
+        header.contains("  # If status is not_found:\n  reason: <text>"),
+        "{header}"
+    );
+}
+
+/// The quoting line names every text that must be quoted to stay text: one
+/// that reads as a keyword or as a number not written as plain digits is
+/// refused bare, and reads quoted.
+#[test]
+fn the_prompt_says_to_quote_text_that_reads_as_a_keyword_or_number() {
+    let prompt = Point2::toon_prompt();
+    assert!(
+        prompt.contains("or that reads as a number, true, false or null"),
+        "{prompt}"
+    );
+    for text in ["null", "true", "1e3"] {
+        let bare = format!("x: 1\ny: {text}");
+        let err = Point2::from_toon(&bare).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::InvalidValue, "{text}");
+        let read = Point2::from_toon_with_report(&format!("x: 1\ny: \"{text}\"")).unwrap();
+        assert_eq!((read.value.y.as_str(), read.repairs.len()), (text, 0));
+    }
+}

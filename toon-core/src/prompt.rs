@@ -58,6 +58,13 @@ impl Out {
         }
     }
 
+    /// A line of the form itself, as a comment: shown in the skeleton too.
+    fn marker(&mut self, depth: usize, text: &str) {
+        let comments = std::mem::replace(&mut self.comments, true);
+        self.comment(depth, text);
+        self.comments = comments;
+    }
+
     /// A delimited field of the root: its block after the TOON lines.
     fn delimited(&mut self, f: &FieldShape) {
         self.comment(
@@ -136,79 +143,82 @@ impl Out {
             doc = join_doc(&doc, &format!("May be `null` (`{key}: null`)."));
         }
         // A list that must hold items has no empty form to show.
-        let may_be_empty = matches!(f.constraints.min_length, None | Some(0));
+        if let (Shape::List(item), None | Some(0)) = (&shape, f.constraints.min_length) {
+            let none = match table_fields(item) {
+                Some(cols) => format!("{key}[0]{}:", field_list(&cols)),
+                None => format!("{key}[0]:"),
+            };
+            doc = join_doc(&doc, &format!("If there are none, write `{none}`."));
+        }
+        if let Shape::List(item) = &shape {
+            if let Some(Shape::Option(_)) = Some(item.resolve()).filter(|i| !i.is_primitive()) {
+                doc = join_doc(&doc, "An item may be `null`.");
+            }
+        }
+        self.comment(depth, &doc);
+        let head = format!("{pad}{key}");
         match &shape {
+            Shape::Struct(_) | Shape::Tagged(_) | Shape::Map(_) | Shape::List(_) => {
+                self.value(&head, &shape, depth);
+            }
+            other => self.lines.push(format!(
+                "{head}: {}",
+                placeholder_with(other, &f.constraints)
+            )),
+        }
+    }
+
+    /// A value that is not one cell, written after `head` (`{pad}key`, or
+    /// `{pad}` alone for a root list): a list's header and items, or an
+    /// object's `head:` line and its lines below.
+    fn value(&mut self, head: &str, shape: &Shape, depth: usize) {
+        match shape {
             Shape::List(item) => {
                 if let Some(cols) = table_fields(item) {
-                    let list = field_list(&cols);
-                    let none = format!("If there are none, write `{key}[0]{list}:`.");
-                    let doc = if may_be_empty {
-                        join_doc(&doc, &none)
-                    } else {
-                        doc
-                    };
-                    self.comment(depth, &doc);
                     self.column_docs(depth, &cols);
-                    self.lines.push(format!("{pad}{key}[N]{list}:"));
-                } else if item.is_primitive() {
-                    let none = format!("If there are none, write `{key}[0]:`.");
-                    let doc = if may_be_empty {
-                        join_doc(&doc, &none)
-                    } else {
-                        doc
-                    };
-                    self.comment(depth, &doc);
-                    let p = placeholder(item);
-                    self.lines.push(format!("{pad}{key}[N]: {p},{p}"));
-                } else {
-                    // An optional item is shown as its value, and said to be optional.
-                    let (item, doc) = match item.resolve() {
-                        Shape::Option(inner) => {
-                            (inner.resolve(), join_doc(&doc, "An item may be `null`."))
-                        }
-                        other => (other, doc),
-                    };
-                    self.comment(depth, &doc);
-                    self.lines.push(format!("{pad}{key}[N]:"));
-                    let start = self.lines.len();
-                    self.body(&item, depth + 2);
-                    // The first field rides on the hyphen line.
-                    if let Some(first) = self.lines[start..]
-                        .iter()
-                        .position(|l| !l.trim_start().starts_with('#'))
-                    {
-                        let line = &mut self.lines[start + first];
-                        *line = format!("{pad}  - {}", line.trim_start());
+                    self.lines.push(format!("{head}[N]{}:", field_list(&cols)));
+                    if self.comments {
+                        let row = cells(&cols).join(",");
+                        self.lines.push(format!("{}  {row}", "  ".repeat(depth)));
                     }
-                }
-            }
-            Shape::Struct(_) | Shape::Tagged(_) => {
-                self.comment(depth, &doc);
-                self.lines.push(format!("{pad}{key}:"));
-                self.body(&shape, depth + 1);
-            }
-            Shape::Map(value) => {
-                self.comment(depth, &doc);
-                self.lines.push(format!("{pad}{key}:"));
-                // A value that is an object is shown as its fields under the key.
-                let value = match value.resolve() {
-                    Shape::Option(inner) if !inner.is_primitive() => inner.resolve(),
-                    other => other,
-                };
-                if let Shape::Struct(_) | Shape::Tagged(_) = value {
-                    self.lines.push(format!("{pad}  <key>:"));
-                    self.body(&value, depth + 2);
+                } else if item.is_primitive() {
+                    let p = placeholder(item);
+                    self.lines.push(format!("{head}[N]: {p},{p}"));
                 } else {
-                    self.lines
-                        .push(format!("{pad}  <key>: {}", placeholder(&value)));
+                    self.lines.push(format!("{head}[N]:"));
+                    self.item(item, depth + 1);
                 }
             }
-            other => {
-                self.comment(depth, &doc);
-                self.lines.push(format!(
-                    "{pad}{key}: {}",
-                    placeholder_with(other, &f.constraints)
-                ));
+            Shape::Map(_) | Shape::Struct(_) | Shape::Tagged(_) => {
+                self.lines.push(format!("{head}:"));
+                self.body(shape, depth + 1);
+            }
+            other => self.lines.push(format!("{head}: {}", placeholder(other))),
+        }
+    }
+
+    /// One item of a list that is not written inline, after its hyphen: a
+    /// list's header, or an object's lines with the first on the hyphen line.
+    fn item(&mut self, item: &Shape, depth: usize) {
+        let pad = "  ".repeat(depth);
+        // An optional item is shown as its value (the list's doc says it may be null).
+        let item = match item.resolve() {
+            Shape::Option(inner) => inner.resolve(),
+            other => other,
+        };
+        match item {
+            Shape::List(_) => self.value(&format!("{pad}- "), &item, depth),
+            _ => {
+                let start = self.lines.len();
+                self.body(&item, depth + 1);
+                // The first field rides on the hyphen line.
+                if let Some(first) = self.lines[start..]
+                    .iter()
+                    .position(|l| !l.trim_start().starts_with('#'))
+                {
+                    let line = &mut self.lines[start + first];
+                    *line = format!("{pad}- {}", line.trim_start());
+                }
             }
         }
     }
@@ -225,12 +235,30 @@ impl Out {
                 self.lines
                     .push(format!("{pad}{}: <{}>", encode_key(t.tag), names.join("|")));
                 for v in &t.variants {
-                    if self.comments {
-                        let is = format!("If {} is {}:", t.tag, text_literal(v.name));
-                        let doc = join_doc(&is, v.doc);
-                        self.comment(depth, &doc);
-                    }
+                    // Also in the skeleton: without it, every variant's fields
+                    // would read as fields of one object.
+                    let is = format!("If {} is {}:", t.tag, text_literal(v.name));
+                    let doc = if self.comments {
+                        join_doc(&is, v.doc)
+                    } else {
+                        is
+                    };
+                    self.marker(depth, &doc);
                     self.fields(&v.fields, depth);
+                }
+            }
+            // Its values under `<key>`, an object's fields below it.
+            Shape::Map(value) => {
+                let pad = "  ".repeat(depth);
+                let value = match value.resolve() {
+                    Shape::Option(inner) if !inner.is_primitive() => inner.resolve(),
+                    other => other,
+                };
+                if value.is_primitive() {
+                    self.lines
+                        .push(format!("{pad}<key>: {}", placeholder(&value)));
+                } else {
+                    self.value(&format!("{pad}<key>"), &value, depth);
                 }
             }
             _ => {}
@@ -269,6 +297,32 @@ impl Out {
                 self.columns_under(depth, &format!("{prefix}{}.", c.name), &group.fields);
             }
         }
+    }
+}
+
+/// A table row's cells, a field group's spelled out in its place:
+/// `<text>,<HIGH|LOW>,<integer> or null` is ambiguous in a row, so an
+/// optional cell says `null` inside its brackets.
+fn cells(cols: &[FieldShape]) -> Vec<String> {
+    cols.iter()
+        .flat_map(|c| match c.shape.flat_fields() {
+            Some(group) => cells(&group),
+            None => vec![cell(&c.shape)],
+        })
+        .collect()
+}
+
+fn cell(shape: &Shape) -> String {
+    match shape.resolve() {
+        Shape::Option(inner) => {
+            let p = cell(&inner);
+            let inside = &p[..p.len() - 1];
+            match inner.resolve() {
+                Shape::Enum(_) | Shape::Bool => format!("{inside}|null>"),
+                _ => format!("{inside} or null>"),
+            }
+        }
+        other => placeholder(&other),
     }
 }
 
@@ -344,15 +398,8 @@ fn render(shape: &Shape, id: &'static str, comments: bool) -> Vec<String> {
             out.comment(0, t.doc);
             out.body(shape, 0);
         }
-        Shape::List(item) => match table_fields(&item) {
-            Some(cols) => out.lines.push(format!("[N]{}:", field_list(&cols))),
-            // Primitives inline, as a field's list shows them.
-            None if item.is_primitive() => {
-                let p = placeholder(&item);
-                out.lines.push(format!("[N]: {p},{p}"));
-            }
-            None => out.lines.push("[N]:".into()),
-        },
+        list @ Shape::List(_) => out.value("", &list, 0),
+        Shape::Map(_) => out.body(shape, 0),
         other => out.lines.push(placeholder(&other)),
     }
     out.lines
@@ -367,7 +414,7 @@ pub(crate) fn header(shape: &Shape, id: &'static str) -> String {
 pub(crate) fn prompt(shape: &Shape, id: &'static str) -> String {
     let mut lines = vec![
         "# Answer in TOON, in exactly this shape. Replace [N] with the number of rows; one row per line.".to_owned(),
-        "# Quote text that contains a comma, a colon or a quote: \"like, this\".".to_owned(),
+        "# Quote text that contains a comma, a colon or a quote, or that reads as a number, true, false or null: \"like, this\", \"null\".".to_owned(),
     ];
     lines.extend(render(shape, id, true));
     lines.join("\n")
