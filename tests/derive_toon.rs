@@ -829,3 +829,34 @@ fn the_prompt_says_to_quote_text_that_reads_as_a_keyword_or_number() {
         assert_eq!((read.value.y.as_str(), read.repairs.len()), (text, 0));
     }
 }
+
+/// A verdict whose names hold the placeholder's own marks.
+#[derive(Debug, Clone, Copy, PartialEq, Toon)]
+enum Verdict {
+    #[toon(rename = "yes|no")]
+    Either,
+    #[toon(rename = "<none>")]
+    Neither,
+    Maybe,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Ruling {
+    verdict: Verdict,
+}
+
+/// A name holding `|` or a bracket is shown quoted in the placeholder (bare,
+/// `<yes|no|<none>|Maybe>` reads as four names), and reads as shown.
+#[test]
+fn an_enum_name_holding_a_bar_is_shown_quoted() {
+    let header = Ruling::toon_header();
+    assert_eq!(header, "verdict: <\"yes|no\"|\"<none>\"|Maybe>");
+    for (reply, verdict) in [
+        ("verdict: \"yes|no\"", Verdict::Either),
+        ("verdict: \"<none>\"", Verdict::Neither),
+        ("verdict: Maybe", Verdict::Maybe),
+    ] {
+        let read = Ruling::from_toon_with_report(reply).unwrap();
+        assert_eq!((read.value.verdict, read.repairs.len()), (verdict, 0));
+    }
+}

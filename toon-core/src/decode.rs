@@ -531,7 +531,9 @@ impl<'a> Parser<'a, '_> {
                 row.content,
                 DecodeErrorKind::WidthMismatch,
                 format!(
-                    "row has {found} cells but the header names {width} fields; quote any cell that contains the delimiter"
+                    "row has {found} {} but the header names {width} {}; quote any cell that contains the delimiter",
+                    if found == 1 { "cell" } else { "cells" },
+                    if width == 1 { "field" } else { "fields" },
                 ),
             ));
         }

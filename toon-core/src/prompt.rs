@@ -1,6 +1,6 @@
 //! The skeleton (`toon_header`) and the prompt snippet (`toon_prompt`) of a shape.
 
-use crate::encode::{encode_key, text_literal};
+use crate::encode::{encode_key, quote, text_literal};
 use crate::shape::{
     constraint_note as note, field_list, named, table_fields, Constraints, EnumShape, FieldShape,
     Shape,
@@ -23,14 +23,7 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
         Shape::Bool => "<true|false>".into(),
         Shape::Integer { .. } => with("integer", " "),
         Shape::Float { .. } => with("number", " "),
-        Shape::Enum(e) => format!(
-            "<{}>",
-            e.variants
-                .iter()
-                .map(|v| text_literal(v.0))
-                .collect::<Vec<_>>()
-                .join("|")
-        ),
+        Shape::Enum(e) => choices(e.variants.iter().map(|v| v.0)),
         // `null` once, for an `Option` of an `Option` too.
         Shape::Option(inner) if matches!(inner.resolve(), Shape::Option(_)) => {
             placeholder_with(&inner, c)
@@ -39,6 +32,22 @@ fn placeholder_with(shape: &Shape, c: &Constraints) -> String {
         Shape::Any => with("value", ": "),
         _ => "<value>".into(),
     }
+}
+
+/// `<a|b>`: each name as the encoder writes it (`"1"` for a name that reads as
+/// a number), and quoted where it holds a `|` or a bracket, which would
+/// otherwise read as more than one name.
+fn choices<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<String> = names
+        .map(|n| {
+            if n.contains(['|', '<', '>']) {
+                quote(n)
+            } else {
+                text_literal(n)
+            }
+        })
+        .collect();
+    format!("<{}>", names.join("|"))
 }
 
 struct Out {
@@ -150,10 +159,19 @@ impl Out {
             };
             doc = join_doc(&doc, &format!("If there are none, write `{none}`."));
         }
-        if let Shape::List(item) = &shape {
-            if let Some(Shape::Option(_)) = Some(item.resolve()).filter(|i| !i.is_primitive()) {
-                doc = join_doc(&doc, "An item may be `null`.");
+        // Items or values that may be null, where the placeholder cannot say so.
+        match &shape {
+            Shape::List(inner) | Shape::Map(inner)
+                if matches!(inner.resolve(), Shape::Option(_)) && !inner.is_primitive() =>
+            {
+                let what = if matches!(shape, Shape::List(_)) {
+                    "An item"
+                } else {
+                    "A value"
+                };
+                doc = join_doc(&doc, &format!("{what} may be `null`."));
             }
+            _ => {}
         }
         self.comment(depth, &doc);
         let head = format!("{pad}{key}");
@@ -230,10 +248,9 @@ impl Out {
             Shape::Struct(s) => self.fields(&s.fields, depth),
             Shape::Tagged(t) => {
                 let pad = "  ".repeat(depth);
-                // Each name as the encoder writes it (`"1"` for a name that reads as a number).
-                let names: Vec<String> = t.variants.iter().map(|v| text_literal(v.name)).collect();
+                let names = choices(t.variants.iter().map(|v| v.name));
                 self.lines
-                    .push(format!("{pad}{}: <{}>", encode_key(t.tag), names.join("|")));
+                    .push(format!("{pad}{}: {names}", encode_key(t.tag)));
                 for v in &t.variants {
                     // Also in the skeleton: without it, every variant's fields
                     // would read as fields of one object.
