@@ -50,7 +50,7 @@ fn the_prompt_shows_the_block_after_the_lines() {
     insta::assert_snapshot!("sourced_prompt", Sourced::toon_prompt());
     assert_eq!(
         Sourced::toon_header(),
-        "found: <true|false>\ncitations[N]: <integer>,<integer>\ncaveats: <text> or null\n<answer>\n<text>\n</answer>"
+        "found: <true|false>\ncitations[N]: <integer>,<integer>\ncaveats: <text> or null\n<answer>\n<text, at most 400 characters>\n</answer>"
     );
 }
 

@@ -860,3 +860,42 @@ fn an_enum_name_holding_a_bar_is_shown_quoted() {
         assert_eq!((read.value.verdict, read.repairs.len()), (verdict, 0));
     }
 }
+
+/// Notes with grammar bounds of their own.
+#[derive(Debug, PartialEq, Toon)]
+struct Bounded {
+    #[toon(max_len = 12)]
+    title: String,
+    #[toon(max_len = 30, length(max = 20))]
+    summary: Option<String>,
+    #[toon(max_items = 3)]
+    tags: Vec<String>,
+    #[toon(max_items = 2)]
+    points: Vec<Point2>,
+    notes: Vec<Nested2>,
+}
+
+#[derive(Debug, PartialEq, Toon)]
+struct Nested2 {
+    words: Vec<String>,
+    n: u8,
+}
+
+/// A field's own grammar bounds are in the prompt, as a `length` is (the
+/// tighter where both are set): the grammar cuts a reply at them, so the model
+/// is told. The first field of a list item keeps its comments above the hyphen.
+#[test]
+fn a_fields_grammar_bounds_are_shown() {
+    let prompt = Bounded::toon_prompt();
+    for shown in [
+        "title: <text, at most 12 characters>",
+        "summary: <text, at most 20 characters> or null",
+        "# At most 3 items. If there are none, write `tags[0]:`.",
+        "At most 2 items.",
+        "  # If there are none, write `words[0]:`.\n  - words[N]: <text>,<text>\n    n: <integer>",
+    ] {
+        assert!(prompt.contains(shown), "{shown}\n{prompt}");
+    }
+    // The defaults are not shown: every text and list has them.
+    assert!(!prompt.contains("200"), "{prompt}");
+}

@@ -23,7 +23,7 @@ pub enum Status {
 }
 
 // The grammar's bounds (`max_len`) are what a short answer needs: a word, a
-// sentence, a rule id. They are not shown in the prompt.
+// sentence, a rule id. The prompt shows them, as it shows a `length`.
 /// One rule the document breaks.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
 pub struct Violation {

@@ -87,7 +87,7 @@ impl Out {
             ),
         );
         self.lines.push(format!("<{}>", f.name));
-        self.lines.push(placeholder_with(&f.shape, &f.constraints));
+        self.lines.push(placeholder_with(&f.shape, &held(f)));
         self.lines.push(format!("</{}>", f.name));
     }
 
@@ -145,7 +145,8 @@ impl Out {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
             }
         }
-        if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &f.constraints)) {
+        let held = held(f);
+        if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &held)) {
             doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
         }
         if optional && self.comments {
@@ -179,10 +180,9 @@ impl Out {
             Shape::Struct(_) | Shape::Tagged(_) | Shape::Map(_) | Shape::List(_) => {
                 self.value(&head, &shape, depth);
             }
-            other => self.lines.push(format!(
-                "{head}: {}",
-                placeholder_with(other, &f.constraints)
-            )),
+            other => self
+                .lines
+                .push(format!("{head}: {}", placeholder_with(other, &held))),
         }
     }
 
@@ -229,13 +229,17 @@ impl Out {
             _ => {
                 let start = self.lines.len();
                 self.body(&item, depth + 1);
-                // The first field rides on the hyphen line.
+                // The first field rides on the hyphen line, its comments
+                // above it at the hyphen's indentation.
                 if let Some(first) = self.lines[start..]
                     .iter()
                     .position(|l| !l.trim_start().starts_with('#'))
                 {
-                    let line = &mut self.lines[start + first];
-                    *line = format!("{pad}- {}", line.trim_start());
+                    for line in &mut self.lines[start..=start + first] {
+                        let text = line.trim_start();
+                        let mark = if text.starts_with('#') { "" } else { "- " };
+                        *line = format!("{pad}{mark}{text}");
+                    }
                 }
             }
         }
@@ -302,7 +306,7 @@ impl Out {
             if let Some(e) = enum_within(&c.shape) {
                 doc = join_doc(&doc, &format!("One of: {}.", allowed(&e)));
             }
-            if let Some(n) = note(&c.shape, &c.constraints) {
+            if let Some(n) = note(&c.shape, &held(c)) {
                 doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
             }
             if !doc.is_empty() {
@@ -341,6 +345,28 @@ fn cell(shape: &Shape) -> String {
         }
         other => placeholder(&other),
     }
+}
+
+/// The bounds the model is held to: the field's constraints, with its own
+/// grammar bounds (`max_len`, `max_items`; not the defaults) where they are
+/// tighter, so that a reply is not cut at a bound it was never told of.
+fn held(f: &FieldShape) -> Constraints {
+    let mut c = f.constraints;
+    let mut inner = f.shape.resolve();
+    while let Shape::Option(s) = inner {
+        inner = s.resolve();
+    }
+    let bound = match inner {
+        Shape::String => f.max_len,
+        Shape::List(_) | Shape::Map(_) => f.max_items,
+        _ => None,
+    };
+    if let Some(b) = bound {
+        // The grammar admits at least the least length, as here.
+        let max = c.max_length.map_or(b, |m| m.min(b));
+        c.max_length = Some(max.max(c.min_length.unwrap_or(0)));
+    }
+    c
 }
 
 /// The doc comment of the type a field holds (of the items, for a list).

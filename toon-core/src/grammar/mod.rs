@@ -103,7 +103,8 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 /// `#[toon(max_len = N)]` (for its text, or its list's text items; at most
 /// [`LARGEST_MAX_LEN`]) and `#[toon(max_items = N)]` (at most
 /// [`LARGEST_MAX_ITEMS`]). These bound the grammar only; the decoder reads
-/// longer replies as before. Lark holds a text bound exactly; GBNF, which cannot
+/// longer replies as before. A field's own bounds are shown in its prompt (the
+/// defaults are not), so the model is told where the grammar will cut it. Lark holds a text bound exactly; GBNF, which cannot
 /// intersect two languages, holds it exactly for text that does not begin like a
 /// number or a keyword, and within a few times the bound for text that does.
 /// llguidance keeps at most 250,000 lexer states a request (`max_lexer_states`)
