@@ -13,8 +13,8 @@ use common::types::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, reply_text, GrammarServer, GrammarSyntax, OutputSchema,
-    ParseErrorKind, Toon, DEFAULT_MAX_ITEMS,
+    constrain_request, decode, reply_text, FinishReason, GrammarServer, GrammarSyntax,
+    OutputSchema, ParseErrorKind, ReplyOptions, Toon, DEFAULT_MAX_ITEMS,
 };
 
 /// A point: a flat struct, used as a nested column group and as map values.
@@ -813,12 +813,15 @@ fn what_a_server_cannot_do_is_refused_by_name() {
 #[test]
 fn the_reply_is_read_from_content_or_the_tool_call() {
     let content = json!({"choices": [{"message": {"content": "country: Peru\ncapital: Lima"}}]});
-    assert_eq!(reply_text(&content), Some("country: Peru\ncapital: Lima"));
+    assert_eq!(
+        reply_text(&content).as_deref(),
+        Some("country: Peru\ncapital: Lima")
+    );
     let tool = json!({"choices": [{"message": {"content": null, "tool_calls": [
         {"id": "c1", "type": "custom", "custom": {"name": "Capital", "input": "country: Peru\ncapital: Lima"}}
     ]}}]});
     let text = reply_text(&tool).unwrap();
-    assert_eq!(Capital::from_toon(text).unwrap().capital, "Lima");
+    assert_eq!(Capital::from_toon(&text).unwrap().capital, "Lima");
     assert_eq!(reply_text(&json!({"error": "x"})), None);
 
     // The Responses API: the tool call's input, else the message's text.
@@ -826,15 +829,109 @@ fn the_reply_is_read_from_content_or_the_tool_call() {
         {"type": "reasoning", "id": "r1", "summary": []},
         {"type": "custom_tool_call", "call_id": "c1", "name": "Capital", "input": "country: Peru\ncapital: Lima"}
     ]});
-    assert_eq!(reply_text(&call), Some("country: Peru\ncapital: Lima"));
+    assert_eq!(
+        reply_text(&call).as_deref(),
+        Some("country: Peru\ncapital: Lima")
+    );
     let message = json!({"output": [{"type": "message", "role": "assistant", "content": [
         {"type": "output_text", "text": "country: Chile\ncapital: Santiago", "annotations": []}
     ]}]});
     assert_eq!(
-        reply_text(&message),
+        reply_text(&message).as_deref(),
         Some("country: Chile\ncapital: Santiago")
     );
     assert_eq!(reply_text(&json!({"output": []})), None);
+}
+
+/// The whole reply is read, and nothing stands in for an answer: content sent
+/// as parts is joined, a Responses message's parts too, a tool call with no
+/// input is not replaced by the message beside it, a refusal is no text.
+#[test]
+fn the_reply_text_is_whole_and_never_a_stand_in() {
+    let parts = json!({"choices": [{"message": {"content": [
+        {"type": "thinking", "thinking": "hm"},
+        {"type": "text", "text": "country: Peru\n"},
+        {"type": "text", "text": "capital: Lima"}
+    ]}}]});
+    assert_eq!(
+        reply_text(&parts).as_deref(),
+        Some("country: Peru\ncapital: Lima")
+    );
+    let responses = json!({"output": [{"type": "message", "content": [
+        {"type": "output_text", "text": "country: Chile\n"},
+        {"type": "output_text", "text": "capital: Santiago"}
+    ]}]});
+    let text = reply_text(&responses).unwrap();
+    assert_eq!(Capital::from_toon(&text).unwrap().capital, "Santiago");
+
+    let no_input = json!({"output": [
+        {"type": "message", "content": [{"type": "output_text", "text": "country: Peru"}]},
+        {"type": "custom_tool_call", "name": "Capital"}
+    ]});
+    assert_eq!(reply_text(&no_input), None);
+    let chat_no_input = json!({"choices": [{"message": {"content": "country: Peru", "tool_calls": [
+        {"type": "custom", "custom": {"name": "Capital"}}
+    ]}}]});
+    assert_eq!(reply_text(&chat_no_input), None);
+
+    let refused = json!({"choices": [{"message": {"content": null, "refusal": "No."}}]});
+    assert_eq!(reply_text(&refused), None);
+    let refused_part = json!({"output": [{"type": "message", "content": [
+        {"type": "output_text", "text": "country: "},
+        {"type": "refusal", "refusal": "No."}
+    ]}]});
+    assert_eq!(reply_text(&refused_part), None);
+}
+
+/// A cut shows in the response, on either API: a Responses API reply stopped
+/// at `max_output_tokens` is read as cut (its rows were short of its count),
+/// and a content filter's stop is a cut too.
+#[test]
+fn the_finish_reason_is_read_from_either_api() {
+    let rows = "country: Peru\ncapital: Li";
+    let incomplete = json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+        "output": [{"type": "custom_tool_call", "name": "Capital", "input": rows}]});
+    let finish = FinishReason::of_response(&incomplete);
+    assert_eq!(finish, FinishReason::Length);
+    let options = ReplyOptions {
+        finish_reason: finish,
+        ..Default::default()
+    };
+    let text = reply_text(&incomplete).unwrap();
+    let e = Capital::from_toon_with_options(&text, &options).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
+
+    let filtered =
+        json!({"choices": [{"finish_reason": "content_filter", "message": {"content": rows}}]});
+    let finish = FinishReason::of_response(&filtered);
+    assert_eq!(finish, FinishReason::ContentFilter);
+    let options = ReplyOptions {
+        finish_reason: finish,
+        ..Default::default()
+    };
+    let e = Capital::from_toon_with_options(rows, &options).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
+    assert!(e.to_string().contains("content filter"), "{e}");
+
+    for (response, finish) in [
+        (
+            json!({"status": "completed", "output": []}),
+            FinishReason::Stop,
+        ),
+        (
+            json!({"status": "incomplete", "incomplete_details": {"reason": "content_filter"}}),
+            FinishReason::ContentFilter,
+        ),
+        (json!({"stop_reason": "max_tokens"}), FinishReason::Length),
+        (json!({"stop_reason": "end_turn"}), FinishReason::Stop),
+        (
+            json!({"choices": [{"finish_reason": "tool_calls"}]}),
+            FinishReason::Unknown,
+        ),
+        (json!({}), FinishReason::Unknown),
+    ] {
+        assert_eq!(FinishReason::of_response(&response), finish, "{response}");
+    }
 }
 
 // Shapes whose form the encoder chooses by the values (§9.3, §9.5): the

@@ -315,3 +315,53 @@ fn a_response_cut_before_its_call_is_truncated() {
     assert_eq!(e.kind(), ParseErrorKind::Syntax);
     assert!(e.to_string().contains("not JSON text"), "{e}");
 }
+
+/// Two calls of the tool are two answers: refused, never one of them taken.
+/// A refusal or a content filter with no call is named as such, not as a
+/// missing `tool_choice`.
+#[test]
+fn two_calls_a_refusal_and_a_filter_are_named() {
+    let tool = Tool::of::<Capital>();
+    let call = |country: &str| {
+        json!({"type": "function", "function": {"name": "Capital",
+            "arguments": format!("{{\"country\": \"{country}\", \"capital\": \"x\"}}")}})
+    };
+    let two = json!({"choices": [{"finish_reason": "tool_calls",
+        "message": {"tool_calls": [call("Peru"), call("Chile")]}}]});
+    let e = tool.read::<Capital>(&two).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax);
+    assert!(
+        e.to_string().contains("2 calls of the tool `Capital`"),
+        "{e}"
+    );
+    // Another tool's call beside it is not this tool's answer.
+    let beside = json!({"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+        {"type": "function", "function": {"name": "shell", "arguments": "{}"}}, call("Peru")
+    ]}}]});
+    assert_eq!(tool.read::<Capital>(&beside).unwrap().country, "Peru");
+    let anthropic = json!({"content": [
+        {"type": "tool_use", "name": "Capital", "input": {"country": "Peru", "capital": "Lima"}},
+        {"type": "tool_use", "name": "Capital", "input": {"country": "Chile", "capital": "Santiago"}}
+    ], "stop_reason": "tool_use"});
+    assert_eq!(
+        tool.read::<Capital>(&anthropic).unwrap_err().kind(),
+        ParseErrorKind::Syntax
+    );
+
+    let refused = json!({"choices": [{"finish_reason": "stop",
+        "message": {"content": null, "refusal": "I can't help with that."}}]});
+    let e = tool.read::<Capital>(&refused).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::EmptyCompletion);
+    assert!(
+        e.to_string()
+            .contains("refused (\"I can't help with that.\")"),
+        "{e}"
+    );
+    assert!(!e.to_string().contains("tool_choice"), "{e}");
+
+    let filtered =
+        json!({"choices": [{"finish_reason": "content_filter", "message": {"content": null}}]});
+    let e = tool.read::<Capital>(&filtered).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated);
+    assert!(e.to_string().contains("content filter"), "{e}");
+}

@@ -1,5 +1,6 @@
 //! The constrained request, in each server's own field, and the reply read back.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{json, Value};
@@ -251,45 +252,68 @@ fn tool_name_and_doc(shape: &Shape) -> (String, String) {
     (crate::schema::tool_name(name), doc)
 }
 
-/// The text of a reply: the message content of a chat completion, or, for a
-/// request constrained through a custom tool ([`GrammarServer::OpenAi`]), the
-/// tool call's input; of a Responses API response
+/// The text of a reply: the message content of a chat completion (its text
+/// parts joined, where the content is a list of parts), or, for a request
+/// constrained through a custom tool ([`GrammarServer::OpenAi`]), the tool
+/// call's input; of a Responses API response
 /// ([`GrammarServer::OpenAiResponses`]), the `custom_tool_call` item's input,
-/// else the first `output_text` of a message item. `None` if the response holds
-/// none of these.
+/// else the `output_text` parts of its message items, joined (as OpenAI's own
+/// `output_text` does). `None` if the response holds none of these, and where
+/// a tool call holds no input (the message beside it is not the answer) or the
+/// model refused (`refusal`): nothing is read in place of an answer.
+///
+/// Whether the reply was cut off is [`FinishReason::of_response`](crate::FinishReason::of_response).
 ///
 /// ```
 /// use serde_json::json;
 /// let response = json!({"choices": [{"message": {"tool_calls": [
 ///     {"type": "custom", "custom": {"name": "Capital", "input": "country: France\ncapital: Paris"}}
 /// ]}}]});
-/// assert_eq!(toon_core::reply_text(&response), Some("country: France\ncapital: Paris"));
+/// assert_eq!(toon_core::reply_text(&response).as_deref(), Some("country: France\ncapital: Paris"));
 ///
 /// let responses_api = json!({"output": [
 ///     {"type": "reasoning", "summary": []},
 ///     {"type": "custom_tool_call", "name": "Capital", "input": "country: Peru\ncapital: Lima"}
 /// ]});
-/// assert_eq!(toon_core::reply_text(&responses_api), Some("country: Peru\ncapital: Lima"));
+/// assert_eq!(toon_core::reply_text(&responses_api).as_deref(), Some("country: Peru\ncapital: Lima"));
 /// ```
-pub fn reply_text(response: &Value) -> Option<&str> {
+pub fn reply_text(response: &Value) -> Option<Cow<'_, str>> {
     if let Some(output) = response["output"].as_array() {
-        let items = || output.iter();
-        return items()
-            .find(|item| item["type"] == "custom_tool_call")
-            .and_then(|call| call["input"].as_str())
-            .or_else(|| {
-                items()
-                    .filter(|item| item["type"] == "message")
-                    .flat_map(|item| item["content"].as_array().into_iter().flatten())
-                    .find(|part| part["type"] == "output_text")
-                    .and_then(|part| part["text"].as_str())
-            });
+        if let Some(call) = output.iter().find(|i| i["type"] == "custom_tool_call") {
+            return call["input"].as_str().map(Cow::Borrowed);
+        }
+        let parts = output
+            .iter()
+            .filter(|item| item["type"] == "message")
+            .flat_map(|item| item["content"].as_array().into_iter().flatten());
+        return joined(parts, "output_text");
     }
     let message = &response["choices"][0]["message"];
-    message["tool_calls"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find_map(|call| call["custom"]["input"].as_str())
-        .or_else(|| message["content"].as_str())
+    let mut calls = message["tool_calls"].as_array().into_iter().flatten();
+    if let Some(call) = calls.find(|c| c["type"] == "custom" || !c["custom"].is_null()) {
+        return call["custom"]["input"].as_str().map(Cow::Borrowed);
+    }
+    match &message["content"] {
+        Value::String(text) => Some(Cow::Borrowed(text.as_str())),
+        Value::Array(parts) => joined(parts.iter(), "text"),
+        _ => None,
+    }
+}
+
+/// The text of the parts of this type, joined; `None` where there are none,
+/// or where a part is a refusal.
+fn joined<'a>(parts: impl Iterator<Item = &'a Value>, kind: &str) -> Option<Cow<'a, str>> {
+    let mut text: Option<Cow<'a, str>> = None;
+    for part in parts {
+        if part["type"] == "refusal" {
+            return None;
+        }
+        if let (true, Some(t)) = (part["type"] == kind, part["text"].as_str()) {
+            text = Some(match text {
+                None => Cow::Borrowed(t),
+                Some(before) => Cow::Owned(before.into_owned() + t),
+            });
+        }
+    }
+    text
 }

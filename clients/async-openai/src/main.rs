@@ -55,11 +55,7 @@ fn messages(system: &str) -> Value {
 
 fn options(response: &Value) -> ReplyOptions {
     ReplyOptions {
-        finish_reason: FinishReason::from_openai(
-            response["choices"][0]["finish_reason"]
-                .as_str()
-                .unwrap_or(""),
-        ),
+        finish_reason: FinishReason::of_response(response),
         ..Default::default()
     }
 }
@@ -69,11 +65,11 @@ type Failure = Box<dyn std::error::Error>;
 /// The reply's text: a server's error is a failure, never an empty reply; a
 /// reply with no text (`content: null`) is read as empty, so that its finish
 /// reason says whether it was cut.
-fn text_of(response: &Value) -> Result<&str, Failure> {
+fn text_of(response: &Value) -> Result<String, Failure> {
     if !response["error"].is_null() || !response["choices"][0].is_object() {
         return Err(format!("the server answered with no reply: {response}").into());
     }
-    Ok(reply_text(response).unwrap_or_default())
+    Ok(reply_text(response).unwrap_or_default().into_owned())
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -103,7 +99,7 @@ async fn run(server: &str) -> Result<(), Failure> {
     constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
     let response: Value = client.chat().create_byot(&body).await?;
     let text = text_of(&response)?;
-    let scene = Scene::from_toon_with_options(text, &options(&response))?.value;
+    let scene = Scene::from_toon_with_options(&text, &options(&response))?.value;
     println!("grammar: {scene:?}");
 
     // 2. The type as a tool the model must call.
@@ -133,7 +129,7 @@ async fn run(server: &str) -> Result<(), Failure> {
     });
     let response: Value = client.chat().create_byot(&body).await?;
     let text = text_of(&response)?;
-    let (scene, _) = from_json_reply_with_options::<Scene>(text, &options(&response))?;
+    let (scene, _) = from_json_reply_with_options::<Scene>(&text, &options(&response))?;
     println!("JSON Schema: {scene:?}");
 
     // 4. The grammar-constrained request streamed: rows as they arrive.

@@ -17,7 +17,7 @@ use crate::error::{DecodeError, DecodeErrorKind};
 /// use toon_core::FinishReason;
 /// assert_eq!(FinishReason::from_openai("length"), FinishReason::Length);
 /// assert_eq!(FinishReason::from_openai("stop"), FinishReason::Stop);
-/// assert_eq!(FinishReason::from_openai("content_filter"), FinishReason::Unknown);
+/// assert_eq!(FinishReason::from_openai("content_filter"), FinishReason::ContentFilter);
 /// // llama-cpp-python says "tool_calls" for a call cut at max_tokens too.
 /// assert_eq!(FinishReason::from_openai("tool_calls"), FinishReason::Unknown);
 /// ```
@@ -29,6 +29,9 @@ pub enum FinishReason {
     /// The token limit ended it (`"length"`): whatever the text shows, it may
     /// stop mid-value.
     Length,
+    /// The server's content filter ended it (`"content_filter"`): part of
+    /// the reply was left out, so it is read as cut off, as at the token limit.
+    ContentFilter,
     /// Not known: only the text itself can show a cut.
     #[default]
     Unknown,
@@ -43,7 +46,60 @@ impl FinishReason {
         match reason {
             "stop" => FinishReason::Stop,
             "length" => FinishReason::Length,
+            "content_filter" => FinishReason::ContentFilter,
             _ => FinishReason::Unknown,
+        }
+    }
+
+    /// How a whole response ended: a chat completion's first choice's
+    /// `finish_reason` (as [`from_openai`](Self::from_openai)), a Responses
+    /// API response's `status` (`incomplete` for `max_output_tokens` is
+    /// `Length`, for `content_filter` `ContentFilter`; `completed` is `Stop`),
+    /// or an Anthropic message's `stop_reason` (`max_tokens` is `Length`).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toon_core::FinishReason;
+    /// let cut = json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}, "output": []});
+    /// assert_eq!(FinishReason::of_response(&cut), FinishReason::Length);
+    /// let chat = json!({"choices": [{"finish_reason": "stop", "message": {"content": "a: 1"}}]});
+    /// assert_eq!(FinishReason::of_response(&chat), FinishReason::Stop);
+    /// ```
+    pub fn of_response(response: &serde_json::Value) -> FinishReason {
+        if let Some(reason) = response["choices"][0]["finish_reason"].as_str() {
+            return FinishReason::from_openai(reason);
+        }
+        match response["status"].as_str() {
+            Some("completed") => return FinishReason::Stop,
+            Some("incomplete") => {
+                return match response["incomplete_details"]["reason"].as_str() {
+                    Some("max_output_tokens") => FinishReason::Length,
+                    Some("content_filter") => FinishReason::ContentFilter,
+                    _ => FinishReason::Unknown,
+                }
+            }
+            _ => {}
+        }
+        match response["stop_reason"].as_str() {
+            Some("max_tokens") => FinishReason::Length,
+            Some("end_turn" | "stop_sequence" | "tool_use") => FinishReason::Stop,
+            _ => FinishReason::Unknown,
+        }
+    }
+
+    /// What cut the reply off, in words, and what to do about it; `None`
+    /// where nothing did.
+    pub(crate) fn cut(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            FinishReason::Length => Some((
+                "the server stopped the reply at its token limit (finish_reason: length)",
+                "raise max_tokens or ask for fewer items",
+            )),
+            FinishReason::ContentFilter => Some((
+                "the server's content filter stopped the reply (finish_reason: content_filter), leaving part of it out",
+                "ask again, or change what the filter flagged",
+            )),
+            _ => None,
         }
     }
 }
@@ -60,15 +116,17 @@ pub(crate) fn settle<T>(
 ) -> Result<Reply<T>, ParseError> {
     match (options.finish_reason, result) {
         (_, Err(e)) => Err(settle_error(e, completion, options, missing)),
-        (FinishReason::Length, Ok(r))
-            if !r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson) =>
+        (finish, Ok(r))
+            if finish.cut().is_some()
+                && !r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson) =>
         {
             // A closed JSON value is whole; TOON has no closing mark, so the
             // last value may have been cut anywhere and still read.
+            let (what, todo) = finish.cut().unwrap_or_default();
             Err(ParseError::new(
                 ParseErrorKind::Truncated,
                 Some(last_line(completion)),
-                "the server stopped the reply at its token limit (finish_reason: length), so its last value may be cut short and the reply is not read as complete; raise max_tokens or ask for fewer items",
+                format!("{what}, so its last value may be cut short and the reply is not read as complete; {todo}"),
             ))
         }
         (finish, Ok(r)) => dropped_rows(r, completion, finish, options, short_rows, missing),
@@ -86,15 +144,18 @@ pub(crate) fn settle_error(
 ) -> ParseError {
     match options.finish_reason {
         _ if e.kind() == ParseErrorKind::LimitExceeded => e,
-        FinishReason::Length if e.kind() == ParseErrorKind::Truncated => e,
-        FinishReason::Length => ParseError::new(
-            ParseErrorKind::Truncated,
-            e.line().or_else(|| Some(last_line(completion))),
-            format!(
-                "the server stopped the reply at its token limit (finish_reason: length), and what it wrote does not read ({}); raise max_tokens or ask for fewer items",
-                e.message()
-            ),
-        ),
+        finish if finish.cut().is_some() && e.kind() == ParseErrorKind::Truncated => e,
+        finish if finish.cut().is_some() => {
+            let (what, todo) = finish.cut().unwrap_or_default();
+            ParseError::new(
+                ParseErrorKind::Truncated,
+                e.line().or_else(|| Some(last_line(completion))),
+                format!(
+                    "{what}, and what it wrote does not read ({}); {todo}",
+                    e.message()
+                ),
+            )
+        }
         FinishReason::Stop if e.kind() == ParseErrorKind::Truncated => e.not_cut(),
         // Every row of a table dropped, the first for a cell only one column can be missing from.
         _ if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
@@ -109,7 +170,8 @@ pub(crate) fn settle_error(
         FinishReason::Unknown
             if e.kind() == ParseErrorKind::Syntax
                 && e.line() == Some(last_line(completion))
-                && e.decode_error().map(DecodeError::kind) != Some(DecodeErrorKind::DuplicateKey) =>
+                && e.decode_error().map(DecodeError::kind)
+                    != Some(DecodeErrorKind::DuplicateKey) =>
         {
             e.on_last_line()
         }

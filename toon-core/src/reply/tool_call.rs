@@ -38,7 +38,8 @@ impl Tool {
             .as_array()
             .into_iter()
             .flatten()
-            .find(|c| c["function"]["name"] == self.name.as_str());
+            .filter(|c| c["function"]["name"] == self.name.as_str());
+        let call = self.only(call)?;
         // OpenAI sends the arguments as JSON text; a server that sends the
         // object itself is read as that object's text.
         let openai = match call.map(|c| &c["function"]["arguments"]) {
@@ -72,24 +73,10 @@ impl Tool {
             .as_array()
             .into_iter()
             .flatten()
-            .find(|c| c["type"] == "tool_use" && c["name"] == self.name.as_str());
+            .filter(|c| c["type"] == "tool_use" && c["name"] == self.name.as_str());
+        let anthropic = self.only(anthropic)?;
         let Some(call) = anthropic else {
-            // The token limit came before the call did: a cut, not a refusal to call.
-            let cut =
-                choice["finish_reason"] == "length" || response["stop_reason"] == "max_tokens";
-            if cut {
-                return Err(ParseError::truncated(
-                    None,
-                    format!("the response stopped at its token limit before the call of the tool `{}`; raise max_tokens", self.name),
-                    "the tool call never comes",
-                )
-                .in_format(JSON_FORMAT));
-            }
-            return Err(ParseError::new(
-                ParseErrorKind::EmptyCompletion,
-                None,
-                format!("the response holds no call of the tool `{}`; send its tool_choice to make the model call it", self.name),
-            ));
+            return Err(self.no_call(response));
         };
         // The input arrives parsed, whole even where the token limit cut it.
         if response["stop_reason"] == "max_tokens" {
@@ -113,5 +100,61 @@ impl Tool {
             )
             .in_format(JSON_FORMAT)
         })
+    }
+
+    /// The one call of this tool: two are two answers, and taking one would
+    /// drop the other.
+    fn only<'a>(
+        &self,
+        mut calls: impl Iterator<Item = &'a Value>,
+    ) -> Result<Option<&'a Value>, ParseError> {
+        let first = calls.next();
+        let more = calls.count();
+        if more > 0 {
+            return Err(ParseError::new(
+                ParseErrorKind::Syntax,
+                None,
+                format!(
+                    "the response holds {} calls of the tool `{}`, where the answer is one; ask for one call (parallel_tool_calls: false)",
+                    more + 1,
+                    self.name
+                ),
+            )
+            .in_format(JSON_FORMAT));
+        }
+        Ok(first)
+    }
+
+    /// Why a response holds no call of this tool: a cut, a refusal, or none.
+    fn no_call(&self, response: &Value) -> ParseError {
+        let name = &self.name;
+        if let Some((what, todo)) = FinishReason::of_response(response).cut() {
+            return ParseError::truncated(
+                None,
+                format!("{what} before the call of the tool `{name}`; {todo}"),
+                "the tool call never comes",
+            )
+            .in_format(JSON_FORMAT);
+        }
+        let refusal = response["choices"][0]["message"]["refusal"]
+            .as_str()
+            .or_else(|| (response["stop_reason"] == "refusal").then_some(""));
+        if let Some(said) = refusal {
+            let said = if said.is_empty() {
+                String::new()
+            } else {
+                format!(" ({said:?})")
+            };
+            return ParseError::new(
+                ParseErrorKind::EmptyCompletion,
+                None,
+                format!("the model refused{said} instead of calling the tool `{name}`: a refusal is no answer; change the question, or take the refusal as the outcome"),
+            );
+        }
+        ParseError::new(
+            ParseErrorKind::EmptyCompletion,
+            None,
+            format!("the response holds no call of the tool `{name}`; send its tool_choice to make the model call it"),
+        )
     }
 }
