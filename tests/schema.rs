@@ -588,21 +588,15 @@ fn the_declarations_name_each_float_by_its_width() {
     let prompt = Reading::schema_prompt();
     assert!(prompt.contains("    celsius: f32,"), "{prompt}");
     assert!(prompt.contains("    ratio: f64,"), "{prompt}");
-    // Both are JSON numbers; an `f32` only up to its largest value, which
-    // both readers hold it to.
+    // Both are JSON numbers with no bounds of their own (llguidance cannot
+    // compile `f32::MAX` as one); past it, both readers refuse an `f32`.
     let schema = Reading::json_schema();
-    assert_eq!(schema["properties"]["celsius"]["type"], "number");
-    assert_eq!(schema["properties"]["ratio"]["type"], "number");
+    for field in ["celsius", "ratio"] {
+        let number = &schema["properties"][field];
+        assert_eq!(number["type"], "number");
+        assert!(number.get("maximum").is_none() && number.get("minimum").is_none());
+    }
     let largest = serde_json::to_string(&f32::MAX).unwrap();
-    assert_eq!(
-        schema["properties"]["celsius"]["maximum"].to_string(),
-        largest
-    );
-    assert_eq!(
-        schema["properties"]["celsius"]["minimum"].to_string(),
-        format!("-{largest}")
-    );
-    assert!(schema["properties"]["ratio"].get("maximum").is_none());
     let at = format!("{{\"celsius\": {largest}, \"ratio\": 1.5}}");
     assert_eq!(from_json_reply::<Reading>(&at).unwrap().celsius, f32::MAX);
     let past = "{\"celsius\": 1e39, \"ratio\": 1.5}";
@@ -677,4 +671,40 @@ fn the_declarations_quote_names_that_are_not_identifiers() {
         declared.contains("    \"a,b\",\n    \"1\",\n    Plain,"),
         "{declared}"
     );
+}
+
+/// Wide and float fields.
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct Wide {
+    ratio: f32,
+    id: i64,
+    offset: isize,
+    parent: Option<i64>,
+    history: Vec<i64>,
+    #[toon(range(max = 1))]
+    share: f32,
+    total: u64,
+}
+
+/// Every integer and float type's schema compiles in llguidance: an `f32`
+/// bounded by `f32::MAX` failed ("Failed to generate regex for float range")
+/// and `i64`'s least value overflowed in it, refusing the whole schema.
+#[test]
+fn the_schema_of_every_number_type_compiles_in_llguidance() {
+    let schema = Wide::json_schema();
+    let value = r#"{"ratio":0.5,"id":-9000000000000000000,"offset":-3,"parent":null,"history":[1,-2],"share":0.25,"total":9000000000000000000}"#;
+    assert!(grammar_accepts(&schema, value), "{schema}");
+    let read = Wide::from_toon(value).unwrap();
+    let far = 9_000_000_000_000_000_000;
+    assert_eq!((read.id, read.total), (-(far as i64), far));
+    // The user's bound is kept; the type's own are where an engine takes them.
+    assert_eq!(schema["properties"]["share"]["maximum"], 1.0);
+    assert_eq!(schema["properties"]["total"]["maximum"], u64::MAX);
+    assert!(
+        schema["properties"]["id"].get("minimum").is_none(),
+        "{schema}"
+    );
+    assert_eq!(schema["properties"]["id"]["maximum"], i64::MAX);
+    let past = r#"{"ratio":0.5,"id":1,"offset":1,"parent":null,"history":[],"share":2,"total":1}"#;
+    assert!(!grammar_accepts(&schema, past));
 }

@@ -30,9 +30,6 @@ fn type_name(shape: &Shape) -> Option<&'static str> {
     }
 }
 
-/// `f32::MAX` as the shortest decimal that reads back as it.
-const F32_MAX: f64 = 3.402_823_5e38;
-
 struct Builder {
     defs: Map<String, Value>,
     /// The root's name, if it is a derived type.
@@ -64,18 +61,21 @@ impl Builder {
         match shape {
             Shape::String => json!({ "type": "string" }),
             Shape::Bool => json!({ "type": "boolean" }),
-            Shape::Integer { min, max } => json!({
-                "type": "integer",
-                "minimum": bound(*min),
-                "maximum": bound(*max),
-            }),
-            // An `f32` past its largest value is refused by both readers; the
-            // bound is `f32::MAX` as its shortest decimal, as JSON writes it.
-            Shape::Float { bits: 32 } => json!({
-                "type": "number",
-                "minimum": -F32_MAX,
-                "maximum": F32_MAX,
-            }),
+            Shape::Integer { min, max } => {
+                let mut o = Map::new();
+                o.insert("type".into(), "integer".into());
+                if let Some(min) = lower(*min) {
+                    o.insert("minimum".into(), min);
+                }
+                if let Some(max) = upper(*max) {
+                    o.insert("maximum".into(), max);
+                }
+                Value::Object(o)
+            }
+            // A float has no bounds of its own here: llguidance (1.9) cannot
+            // compile a range whose end is past about 1e16, as `f32::MAX` is,
+            // and refused the whole schema for one `f32` field. Past
+            // `f32::MAX` both readers refuse the number by name.
             Shape::Float { .. } => json!({ "type": "number" }),
             Shape::Any => json!({}),
             Shape::Option(inner) => nullable(self.node(inner)),
@@ -220,11 +220,19 @@ fn text_keywords(o: &mut serde_json::Map<String, Value>, c: &Constraints) {
     }
 }
 
-fn bound(n: i128) -> Value {
+/// An integer type's least value as a bound, but for `i64`'s and `isize`'s:
+/// llguidance (1.9) overflows on a lower bound at `i64`'s end and refuses the
+/// schema, and no model writes a number that far down.
+fn lower(n: i128) -> Option<Value> {
     i64::try_from(n)
+        .ok()
+        .filter(|&n| n > i64::MIN + 1)
         .map(Value::from)
-        .or_else(|_| u64::try_from(n).map(Value::from))
-        .unwrap_or(Value::Null)
+}
+
+/// An integer type's largest value as a bound.
+fn upper(n: i128) -> Option<Value> {
+    u64::try_from(n).ok().map(Value::from)
 }
 
 /// `{"type": "string"}` → `{"type": ["string", "null"]}`; anything else → `anyOf` with null.
