@@ -708,3 +708,33 @@ fn the_schema_of_every_number_type_compiles_in_llguidance() {
     let past = r#"{"ratio":0.5,"id":1,"offset":1,"parent":null,"history":[],"share":2,"total":1}"#;
     assert!(!grammar_accepts(&schema, past));
 }
+
+/// A JSON array of one number (`[5]`, what a schema with a list at its root
+/// admits for one item) is JSON, bare or fenced: as TOON it is a header
+/// without its colon, which was refused, or read as the text `[5]`.
+#[test]
+fn a_json_array_of_one_number_is_json() {
+    for reply in ["[5]", "```json\n[5]\n```", "  [5]\n"] {
+        let read = Vec::<u32>::from_toon_with_report(reply).unwrap();
+        assert_eq!(read.value, vec![5], "{reply}");
+        assert!(read
+            .repairs
+            .iter()
+            .any(|r| r.kind == toon_core::RepairKind::ReadJson));
+        assert_eq!(Value::from_toon(reply).unwrap(), json!([5]), "{reply}");
+        assert_eq!(from_json_reply::<Vec<u32>>(reply).unwrap(), vec![5]);
+    }
+    // Where the server says it cut the reply, `[5]` is a header cut before
+    // its colon as much as a whole array: refused.
+    let cut = toon_core::ReplyOptions {
+        finish_reason: toon_core::FinishReason::Length,
+        ..Default::default()
+    };
+    let e = Vec::<u32>::from_toon_with_options("[5]", &cut).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated);
+    // With its colon, or with rows below it, the bracket is TOON's.
+    assert_eq!(Vec::<u32>::from_toon("[1]: 5").unwrap(), vec![5]);
+    assert_eq!(Vec::<u32>::from_toon("[0]:").unwrap(), Vec::<u32>::new());
+    let e = Vec::<u32>::from_toon("[2]\n  - 1\n  - 2").map(|v| v.len());
+    assert_ne!(e.ok(), Some(1), "never the JSON [2]");
+}

@@ -118,10 +118,12 @@ pub(crate) fn settle<T>(
         (_, Err(e)) => Err(settle_error(e, completion, options, missing)),
         (finish, Ok(r))
             if finish.cut().is_some()
-                && !r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson) =>
+                && (!r.repairs.iter().any(|r| r.kind == RepairKind::ReadJson)
+                    || super::json::one_number_array(completion.trim())) =>
         {
             // A closed JSON value is whole; TOON has no closing mark, so the
-            // last value may have been cut anywhere and still read.
+            // last value may have been cut anywhere and still read. A bare
+            // `[5]` is also a TOON header cut before its colon.
             let (what, todo) = finish.cut().unwrap_or_default();
             Err(ParseError::new(
                 ParseErrorKind::Truncated,

@@ -13,11 +13,18 @@ use crate::header::{parse_header, HeaderParse};
 /// A reply whose first significant line opens a JSON object, or a JSON array
 /// that is not a TOON root header (`[3]: a,b`).
 pub(crate) fn looks_like_json(lines: &[Cow<'_, str>]) -> bool {
-    lines
-        .iter()
-        .map(|l| l.trim())
-        .find(|l| !l.is_empty())
-        .is_some_and(opens_json)
+    let mut significant = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
+    significant.next().is_some_and(|first| {
+        opens_json(first) || (one_number_array(first) && significant.next().is_none())
+    })
+}
+
+/// `[5]`: alone in a reply, a JSON array of one number. A TOON header needs
+/// its colon, so the reply reads only as JSON.
+pub(crate) fn one_number_array(text: &str) -> bool {
+    text.strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Does this line (trimmed) open a JSON value rather than a TOON document?

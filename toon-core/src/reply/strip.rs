@@ -26,7 +26,8 @@ pub(crate) fn needs_stripping(completion: &str) -> bool {
         || start.starts_with('{')
         // A JSON array on one line is also a TOON string; it is meant as JSON.
         || (start.starts_with('[')
-            && !super::json::is_toon_bracket(start.lines().next().unwrap_or_default())
+            && (!super::json::is_toon_bracket(start.lines().next().unwrap_or_default())
+                || super::json::one_number_array(start.trim_end()))
             && serde_json::from_str::<serde::de::IgnoredAny>(start).is_ok())
         || completion
             .lines()
