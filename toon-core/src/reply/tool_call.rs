@@ -60,9 +60,7 @@ impl Tool {
         };
         if let Some(arguments) = openai {
             let options = ReplyOptions {
-                finish_reason: FinishReason::from_openai(
-                    choice["finish_reason"].as_str().unwrap_or(""),
-                ),
+                finish_reason: FinishReason::of_response(response),
                 ..Default::default()
             };
             // Read straight from the text, so a duplicate key is refused and
