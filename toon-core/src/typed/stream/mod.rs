@@ -159,18 +159,19 @@ impl<T: Toon> ToonStream<T> {
     }
 
     /// Feeds the next chunk; returns the events it decided.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         let start = self.text.len();
-        self.text.push_str(chunk);
         // Nothing is decided before a line ends, unless prose blocks stream:
         // most chunks end here, so this much is inlined at the caller.
         if self.prose_names.is_empty() && self.prose.is_none() {
-            match find_newline(chunk.as_bytes()) {
+            match append(&mut self.text, chunk) {
                 None => return Vec::new(),
                 // The line's end is found: it is not searched for again.
                 Some(at) => self.searched = start + at,
             }
+        } else {
+            self.text.push_str(chunk);
         }
         self.read_lines()
     }
@@ -386,6 +387,29 @@ fn tag_prefix(content: &str, name: &str) -> bool {
             .all(|(a, b)| a == b)
 }
 
+/// Appends `chunk` to `text` and finds its first line break. A server's
+/// deltas are mostly a few bytes: for up to 8 each length is its own arm, so
+/// the copy and the search are a few instructions of known length instead of
+/// calls to `memcpy` and a loop.
+#[inline(always)]
+fn append(text: &mut String, chunk: &str) -> Option<usize> {
+    macro_rules! lengths {
+        ($($n:literal)*) => {
+            match chunk.len() {
+                $($n => {
+                    text.push_str(chunk);
+                    chunk.as_bytes()[..$n].iter().position(|&b| b == b'\n')
+                })*
+                _ => {
+                    text.push_str(chunk);
+                    find_newline(chunk.as_bytes())
+                }
+            }
+        };
+    }
+    lengths!(1 2 3 4 5 6 7 8)
+}
+
 /// The first line break in `text`. Chunks and the ends of lines left to search
 /// are mostly a few bytes, where a plain loop beats a vectorised search's setup.
 #[inline]
@@ -460,7 +484,7 @@ mod tests {
         name: String,
     }
 
-    #[derive(Debug, PartialEq, crate::Toon)]
+    #[derive(Debug, Clone, PartialEq, crate::Toon)]
     #[toon(crate = "crate")]
     struct Rows {
         title: String,
@@ -617,6 +641,36 @@ mod tests {
         let finished = read::<Two>(&s.text, &ReplyOptions::default(), Some(ahead)).unwrap();
         assert_eq!(finished.value, Two::from_toon(text).unwrap());
         assert_eq!(finished.value.b[0].id, 3);
+    }
+
+    /// Chunks of every length the push reads inline (1 to 8 bytes) and
+    /// longer, a line break anywhere in them: the same events, at the same
+    /// lines, and the same value as the reply fed a line at a time.
+    #[test]
+    fn every_chunk_length_finds_its_line_ends() {
+        let text = "title: t\nrows[4]{id,name}:\n  1,Ada\n  2,Bo\n\n  3,Cy\n  4,D\n";
+        let run = |pieces: Vec<&str>| {
+            let mut s = ToonStream::<Rows>::new();
+            let mut events = Vec::new();
+            for piece in pieces {
+                events.extend(s.push(piece));
+            }
+            events.extend(s.end());
+            (events, s.finish().unwrap().value)
+        };
+        let (by_line, value) = run(text.split_inclusive('\n').collect());
+        assert_eq!(by_line.len(), 5, "the title and four rows");
+        for n in 1..=12 {
+            let chunks = (0..text.len())
+                .step_by(n)
+                .map(|at| &text[at..text.len().min(at + n)])
+                .collect();
+            assert_eq!(
+                run(chunks),
+                (by_line.clone(), value.clone()),
+                "chunks of {n}"
+            );
+        }
     }
 
     /// End to end: the stream's `finish` on a clean reply is `from_toon`.
