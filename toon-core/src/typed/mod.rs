@@ -23,7 +23,7 @@ use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
 use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided, ReadAhead};
-use crate::reply::{ParseError, RepairKind, Reply, ReplyOptions};
+use crate::reply::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -256,6 +256,7 @@ pub(crate) fn read<T: Toon>(
         (std::borrow::Cow::Owned(toon), prose)
     };
     let completion = completion.as_ref();
+    let has_fields = matches!(shape.resolve(), Shape::Struct(s) if !s.fields.is_empty());
     let guide = guide::TypeGuide::new(shape);
     let mut findings = Findings::default();
     let mut read = || {
@@ -284,6 +285,15 @@ pub(crate) fn read<T: Toon>(
             .iter()
             .find(|r| r.kind == RepairKind::ReadJson)
             .map(|r| r.line);
+        // An empty object (`{}`) said nothing: it is not an answer that each
+        // of the type's fields is missing, even where each may be.
+        if matches!(&decoded.value, Node::Object(map) if map.is_empty()) && has_fields {
+            return Err(ParseError::new(
+                ParseErrorKind::MissingField,
+                json_at.filter(|&line| line > 0),
+                "the reply is an empty object, none of the type's fields is in it: an answer must use the keys the prompt shows",
+            ));
+        }
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
         if let Some(ahead) = &mut ahead {
