@@ -352,19 +352,8 @@ fn cell(shape: &Shape) -> String {
 /// tighter, so that a reply is not cut at a bound it was never told of.
 fn held(f: &FieldShape) -> Constraints {
     let mut c = f.constraints;
-    let mut inner = f.shape.resolve();
-    while let Shape::Option(s) = inner {
-        inner = s.resolve();
-    }
-    let bound = match inner {
-        Shape::String => f.max_len,
-        Shape::List(_) | Shape::Map(_) => f.max_items,
-        _ => None,
-    };
-    if let Some(b) = bound {
-        // The grammar admits at least the least length, as here.
-        let max = c.max_length.map_or(b, |m| m.min(b));
-        c.max_length = Some(max.max(c.min_length.unwrap_or(0)));
+    if let Some(most) = f.most(None) {
+        c.max_length = Some(most);
     }
     c
 }

@@ -84,6 +84,27 @@ pub struct FieldShape {
     pub constraints: Constraints,
 }
 
+impl FieldShape {
+    /// The most characters (of a text) or items (of a list or map) the
+    /// field admits: its own `max_len` or `max_items` (`default` where it has
+    /// none) or its `length`'s most, whichever is tighter, and never below
+    /// its `length`'s least, which every bound must admit. `None` for any
+    /// other shape, or where nothing bounds it.
+    pub(crate) fn most(&self, default: Option<u32>) -> Option<u32> {
+        let own = match self.shape.unwrapped() {
+            Shape::String => self.max_len,
+            Shape::List(_) | Shape::Map(_) => self.max_items,
+            _ => return None,
+        };
+        let c = &self.constraints;
+        let most = match (own.or(default), c.max_length) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        Some(most.max(c.min_length.unwrap_or(0)))
+    }
+}
+
 /// What a field's values must be, from `#[toon(range(..), length(..), pattern = "..")]`
 /// (or the same keys under `#[schemars]` and `#[validate]`). Carried into the
 /// JSON Schema, the prompt, the grammar and the decoder, which refuses a value
@@ -182,6 +203,16 @@ impl Shape {
             Shape::Named { shape, .. } => shape(),
             other => other.clone(),
         }
+    }
+
+    /// The shape inside any `Option`s, resolved: what a value of an optional
+    /// field is when it is there.
+    pub(crate) fn unwrapped(&self) -> Shape {
+        let mut inner = self.resolve();
+        while let Shape::Option(s) = inner {
+            inner = s.resolve();
+        }
+        inner
     }
 
     /// A primitive: written in one cell.
@@ -398,11 +429,7 @@ fn counted(span: String, unit: &str) -> String {
 /// A field's constraints in the fewest words, for the prompts: `0 to 5`,
 /// `at most 80 characters`, `matching `^R-\d+$``, `1 to 5 items`.
 pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> {
-    let mut inner = shape.resolve();
-    while let Shape::Option(s) = inner {
-        inner = s.resolve();
-    }
-    match inner {
+    match shape.unwrapped() {
         Shape::Integer { .. } | Shape::Float { .. } => span_text(c.min, c.max),
         Shape::String => {
             let length = span_text(c.min_length, c.max_length).map(|s| counted(s, "character"));

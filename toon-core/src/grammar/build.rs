@@ -43,30 +43,23 @@ impl Bounds {
     /// list's items, `range` a number, `pattern` a text).
     fn of(f: &FieldShape) -> Bounds {
         let c = &f.constraints;
-        let mut inner = f.shape.resolve();
-        while let Shape::Option(s) = inner {
-            inner = s.resolve();
-        }
-        let tighter = |default: u32, bound: Option<u32>| bound.map_or(default, |b| default.min(b));
         let mut b = Bounds {
             max_len: f.max_len.unwrap_or(DEFAULT_MAX_LEN),
             max_items: f.max_items.unwrap_or(DEFAULT_MAX_ITEMS),
             ..Bounds::default()
         };
-        match inner {
+        // A least length above the bound raises it (`FieldShape::most`):
+        // every text or list the grammar admits must be one the decoder reads
+        // (GBNF holds no least length).
+        match f.shape.unwrapped() {
             Shape::String => {
-                // A least length above the bound raises it, as for lists: every
-                // text Lark admits must be one the decoder reads (GBNF holds no
-                // least length).
-                b.max_len = tighter(b.max_len, c.max_length);
+                b.max_len = f.most(Some(DEFAULT_MAX_LEN)).unwrap_or(b.max_len);
                 b.min_len = c.min_length.unwrap_or(0);
-                b.max_len = b.max_len.max(b.min_len);
                 b.pattern = c.pattern;
             }
             Shape::List(_) | Shape::Map(_) => {
-                b.max_items = tighter(b.max_items, c.max_length);
+                b.max_items = f.most(Some(DEFAULT_MAX_ITEMS)).unwrap_or(b.max_items);
                 b.min_items = c.min_length.unwrap_or(0);
-                b.max_items = b.max_items.max(b.min_items);
             }
             Shape::Integer { .. } | Shape::Float { .. } => b.range = (c.min, c.max),
             _ => {}

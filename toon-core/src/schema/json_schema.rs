@@ -129,10 +129,7 @@ fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
     if c.is_empty() {
         return schema;
     }
-    let mut inner = shape.resolve();
-    while let Shape::Option(s) = inner {
-        inner = s.resolve();
-    }
+    let inner = shape.unwrapped();
     // The schema that is not `null`: the object itself, or an `anyOf` branch.
     let target = match schema.get_mut("anyOf").and_then(Value::as_array_mut) {
         Some(branches) => match branches
