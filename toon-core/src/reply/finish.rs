@@ -88,15 +88,17 @@ impl FinishReason {
     }
 
     /// What cut the reply off, in words, and what to do about it; `None`
-    /// where nothing did.
+    /// where nothing did. The words name no field: the reason may have come
+    /// from a chat completion's `finish_reason`, a Responses `status` or an
+    /// Anthropic `stop_reason` (`of_response`).
     pub(crate) fn cut(self) -> Option<(&'static str, &'static str)> {
         match self {
             FinishReason::Length => Some((
-                "the server stopped the reply at its token limit (finish_reason: length)",
+                "the server stopped the reply at its token limit",
                 "raise max_tokens or ask for fewer items",
             )),
             FinishReason::ContentFilter => Some((
-                "the server's content filter stopped the reply (finish_reason: content_filter), leaving part of it out",
+                "the server's content filter stopped the reply, leaving part of it out",
                 "ask again, or change what the filter flagged",
             )),
             _ => None,

@@ -18,6 +18,10 @@ use super::{
 /// breaks inside strings (see [`RepairKind`](crate::RepairKind)); values survive
 /// byte for byte. An unclosed structure, a missing comma or a stray word is refused.
 ///
+/// serde reads the keys serde's attributes name: a rename written only in
+/// `#[toon(...)]` is not one of them (write it as `#[serde(...)]`, which the
+/// derives follow too, or read a `Toon` type with `T::from_toon`).
+///
 /// A reply cut off at the token limit is [`Truncated`](crate::ParseErrorKind::Truncated),
 /// by name; a missing field is `MissingField`, a wrong value `InvalidValue`,
 /// each with the line of the reply it stands on.

@@ -15,7 +15,9 @@ impl Tool {
     /// `finish_reason` deciding a cut) or Anthropic's (`content[..]` of type
     /// `tool_use`, its `input`; `stop_reason: "max_tokens"` is a cut). A
     /// wrapped type is read from the one property `value`, which must be there
-    /// and be the only one.
+    /// and be the only one. The arguments are read by serde, under serde's
+    /// names: a rename written only in `#[toon(...)]` is in the tool's schema
+    /// but not read here (write it as `#[serde(...)]`, which the derives follow).
     ///
     /// # Errors
     /// `Truncated` if the token limit stopped the response before a call of
