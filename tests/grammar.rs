@@ -722,7 +722,7 @@ fn each_server_gets_the_grammar_in_its_own_field() {
 
 #[test]
 fn what_a_server_cannot_do_is_refused_by_name() {
-    let cases: [(GrammarServer, &str, Value, &str); 13] = [
+    let cases: [(GrammarServer, &str, Value, &str); 17] = [
         (
             GrammarServer::LlamaCpp,
             "tools",
@@ -748,6 +748,32 @@ fn what_a_server_cannot_do_is_refused_by_name() {
             "not both",
         ),
         (GrammarServer::Vllm, "guided_grammar", json!("x"), "v0.12"),
+        // Any of the older fields: an older vLLM takes it in place of the grammar.
+        (
+            GrammarServer::Vllm,
+            "guided_json",
+            json!({"type": "object"}),
+            "in place of structured_outputs",
+        ),
+        // Function calling's older form, as `tools`.
+        (
+            GrammarServer::LlamaCpp,
+            "functions",
+            json!([{"name": "lookup"}]),
+            "older form of `tools`",
+        ),
+        (
+            GrammarServer::Vllm,
+            "function_call",
+            json!({"name": "lookup"}),
+            "older form of `tools`",
+        ),
+        (
+            GrammarServer::OpenAi,
+            "functions",
+            json!([{"name": "lookup"}]),
+            "must be the one called",
+        ),
         (
             GrammarServer::OpenAiResponses,
             "response_format",

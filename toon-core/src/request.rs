@@ -83,11 +83,12 @@ impl std::error::Error for ConstrainError {}
 /// The body is not a JSON object, or it already sets a field that the server
 /// would let override or conflict with the grammar: `tools`, `grammar` or
 /// `json_schema` (llama.cpp), `tools`, `tool_choice`, `structured_outputs` or
-/// `guided_grammar` (vLLM), `tool_choice` or a tool of the type's name
+/// any `guided_*` field (vLLM), `tool_choice` or a tool of the type's name
 /// (OpenAI, which refuses two tools of one name), a `response_format` other
 /// than `{"type": "text"}` (every server but the Responses API, which has no
 /// such field and refuses any) or a `text.format` other than that (Responses
-/// API). A field set to `null` counts as not set. Nothing is changed then.
+/// API), and on every server the older `functions` and `function_call`. A
+/// field set to `null` counts as not set. Nothing is changed then.
 pub fn constrain_request<T: Toon>(
     body: &mut Value,
     server: GrammarServer,
@@ -113,9 +114,19 @@ pub fn constrain_request<T: Toon>(
         )),
         _ => Ok(()),
     };
+    // Function calling's older form (`functions`, `function_call`) offers or
+    // forces a call as `tools` does, on every server.
+    let functions = |why: &str| -> Result<(), ConstrainError> {
+        for key in ["functions", "function_call"] {
+            refuse(key, &format!("it is the older form of `tools`: {why}"))?;
+        }
+        Ok(())
+    };
     match server {
         GrammarServer::LlamaCpp => {
-            refuse("tools", "llama.cpp refuses a grammar together with tools (HTTP 400); send the tools in a request of their own")?;
+            let tools_why = "llama.cpp refuses a grammar together with tools (HTTP 400); send the tools in a request of their own";
+            refuse("tools", tools_why)?;
+            functions(tools_why)?;
             refuse_format(
                 map.get("response_format"),
                 "response_format",
@@ -139,7 +150,17 @@ pub fn constrain_request<T: Toon>(
                 "structured_outputs",
                 "vLLM takes one constraint a request; remove it",
             )?;
-            refuse("guided_grammar", "vLLM removed it in v0.12; remove it")?;
+            functions(tools_why)?;
+            // Every `guided_*` field, not only the grammar's: an older vLLM
+            // takes them in place of `structured_outputs`.
+            let guided: Vec<String> = map
+                .keys()
+                .filter(|k| k.starts_with("guided_"))
+                .cloned()
+                .collect();
+            for key in guided {
+                refuse(&key, "vLLM removed the guided_* fields in v0.12, and an older vLLM takes them in place of structured_outputs; remove it")?;
+            }
             refuse_format(
                 map.get("response_format"),
                 "response_format",
@@ -156,6 +177,7 @@ pub fn constrain_request<T: Toon>(
                 "tool_choice",
                 "the grammar's tool must be the one chosen; remove it",
             )?;
+            functions("the grammar's tool must be the one called; remove it")?;
             let why =
                 "a JSON response format and a TOON tool call cannot both be the reply; remove it";
             if responses {
