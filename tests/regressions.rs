@@ -592,3 +592,55 @@ fn a_cell_is_not_filled_where_an_alias_gives_a_second_reading() {
     assert_eq!(read.value.issues[0].note.as_deref(), Some("printer jam"));
     assert_eq!(read.value.issues[0].kind, None);
 }
+
+/// From 2^53 on an `f64` holds only some integers: a whole number the model
+/// wrote with a point or an exponent was read as the integer its `f64` rounds
+/// to (`123456789012345678.0` as ...680), and `1e19` for a `u64` was refused.
+#[test]
+fn a_wide_whole_number_in_float_form_is_the_integer_it_spells() {
+    #[derive(Debug, PartialEq, Toon)]
+    struct Wide {
+        n: u64,
+        i: i64,
+    }
+    #[derive(Debug, PartialEq, Toon)]
+    struct Rows {
+        rows: Vec<Wide>,
+    }
+    let read = |reply: &str| Wide::from_toon(reply).map(|w| (w.n, w.i));
+    assert_eq!(
+        read("n: 9007199254740993.0\ni: -123456789012345678.0").unwrap(),
+        (9_007_199_254_740_993, -123_456_789_012_345_678)
+    );
+    assert_eq!(
+        read("n: 1e19\ni: -9.2e18").unwrap(),
+        (10u64.pow(19), -9_200_000_000_000_000_000)
+    );
+    assert_eq!(
+        read("n: 1.8446744073709551615e19\ni: 0").unwrap().0,
+        u64::MAX
+    );
+    // In a table's cells, as in a field's line.
+    let rows = Rows::from_toon("rows[1]{n,i}:\n  12345678901234567.0E1,1e18").unwrap();
+    assert_eq!(
+        rows.rows[0],
+        Wide {
+            n: 123_456_789_012_345_670,
+            i: 10i64.pow(18)
+        }
+    );
+    // A fraction stays a fraction, and past the type's range is refused by name.
+    for (reply, says) in [
+        ("n: 9007199254740993.5\ni: 0", "whole number"),
+        ("n: 1.8446744073709551616e19\ni: 0", "whole number"),
+        ("n: 1\ni: 1e19", "outside the range of i64"),
+    ] {
+        let err = Wide::from_toon(reply).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::InvalidValue, "{reply}");
+        assert!(err.to_string().contains(says), "{reply}: {err}");
+    }
+    // JSON is read as an f64, whose rounding cannot be told: refused, with
+    // what to write, rather than read as another integer.
+    let err = Wide::from_toon("{\"n\": 9007199254740993.0, \"i\": 0}").unwrap_err();
+    assert!(err.to_string().contains("in digits"), "{err}");
+}

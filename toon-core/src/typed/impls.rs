@@ -129,6 +129,17 @@ fn number_of(node: &Node<'_>, cx: &mut Cx) -> Option<Number> {
     }
 }
 
+/// What to write instead of an integral float too wide for an `f64` to
+/// hold exactly (a JSON reply's, which is read as an `f64`).
+fn wide_float(n: Option<&Number>) -> &'static str {
+    match n.and_then(Number::as_f64) {
+        Some(f) if n.is_some_and(Number::is_f64) && f.fract() == 0.0 => {
+            " (a number this large, written with a point or an exponent, may have been rounded to another: write it in digits)"
+        }
+        _ => "",
+    }
+}
+
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Toon for $t {
@@ -168,7 +179,7 @@ macro_rules! integers {
                     )),
                     None => Err(cx.error_about(
                         ParseErrorKind::InvalidValue,
-                        format!("expected a whole number, found {}", node.describe()),
+                        format!("expected a whole number, found {}{}", node.describe(), wide_float(n.as_ref())),
                         &node,
                     )),
                 }
