@@ -37,6 +37,92 @@ fn the_callers_check_refuses_as_constraint_and_is_never_a_repair() {
     assert!(Answer::from_toon(&wrong).is_ok());
 }
 
+/// The turn is for the model: what it wrote and what to write instead, never
+/// the caller's side of it (the server's finish reason, "the model"), and
+/// nothing to keep where nothing was written.
+#[test]
+fn the_retry_turn_tells_the_model_what_to_write() {
+    use common::types::Capital;
+    let turn = |reply: &str, finish: FinishReason| {
+        let options = toon_core::ReplyOptions {
+            finish_reason: finish,
+            ..Default::default()
+        };
+        let e = Capital::from_toon_with_options(reply, &options).unwrap_err();
+        (e.to_string(), e.retry_prompt())
+    };
+    // A sentence where the fields should be: its line, and the keys to write.
+    let (said, asked) = turn(
+        "```toon\nI could not find the capital.\n```",
+        FinishReason::Unknown,
+    );
+    assert!(said.contains("line 2: the reply is the text"), "{said}");
+    assert!(
+        asked.contains("write its fields (`country`, `capital`)"),
+        "{asked}"
+    );
+    assert!(
+        !asked.contains("(root)") && !asked.contains("Capital"),
+        "{asked}"
+    );
+    // A misspelt key is named beside the field it missed.
+    let (_, asked) = turn("countryy: Peru\ncapital: Lima", FinishReason::Unknown);
+    assert!(
+        asked.contains("required field `country` is missing from the reply; it has `countryy`"),
+        "{asked}"
+    );
+    // A quote left open where the server says the reply ended normally: the
+    // display says so, the turn does not.
+    let (said, asked) = turn("country: Peru\ncapital: \"Lima", FinishReason::Stop);
+    assert!(said.contains("finish_reason: stop"), "{said}");
+    assert!(
+        !asked.contains("finish_reason") && !asked.contains("the model"),
+        "{asked}"
+    );
+    assert!(asked.contains("no closing quote"), "{asked}");
+    // Out of room while reasoning: the answer never began.
+    let (_, asked) = turn("<think>Peru is in South America, so", FinishReason::Unknown);
+    assert!(asked.contains("the reasoning never ended"), "{asked}");
+    assert!(
+        !asked.contains("keep everything else"),
+        "nothing was written to keep: {asked}"
+    );
+    // A tab: the lines need not disagree, the tab has no width.
+    let e =
+        Answer::from_toon("question: q\nfinding:\n\tstatus: not_found\n\treason: r").unwrap_err();
+    assert!(
+        e.message().starts_with("the line is indented with a tab"),
+        "{e}"
+    );
+    // Every row short of one column: the model's part stays out of the turn.
+    let short = ComplianceAnalysis::from_toon(
+        "compliance_status: NON_COMPLIANT\nviolations[2]{category,severity,description,related_rule_id,remediation}:\n  privacy,Emails logged,R-1,Mask them\n  privacy,Names logged,R-2,Mask them\naudit_trail: a\nspoken_response: b",
+    )
+    .unwrap_err();
+    assert!(
+        short.to_string().contains("the model left it out"),
+        "{short}"
+    );
+    let asked = short.retry_prompt();
+    assert!(
+        asked.contains("every row of the table needs a value for it.")
+            && !asked.contains("the model"),
+        "{asked}"
+    );
+    // Past a limit, with no place to lead in: a sentence that starts as one.
+    let limit = toon_core::ReplyOptions {
+        max_bytes: 10,
+        ..Default::default()
+    };
+    let asked = Capital::from_toon_with_options("country: Peru\ncapital: Lima", &limit)
+        .unwrap_err()
+        .retry_prompt();
+    assert!(
+        asked.starts_with("Your answer could not be used. The answer is far too long"),
+        "{asked}"
+    );
+}
+
 #[test]
 fn the_retry_turn_says_what_where_and_in_which_format() {
     let typed = "question: When?\nfinding:\n  status: found\n  answer: Soon.\n  citations[1]: lots";

@@ -341,7 +341,7 @@ impl<'a> Parser<'a, '_> {
                 line.content,
                 DecodeErrorKind::DepthLimit,
                 format!(
-                    "nesting deeper than the limit of {} (DecodeOptions::max_depth)",
+                    "nesting deeper than the limit of {} (the max_depth option)",
                     self.max_depth
                 ),
             ));

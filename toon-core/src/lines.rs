@@ -137,7 +137,7 @@ pub(crate) fn split_lines(
                 number,
                 spaces + 1,
                 format!(
-                    "nested {indent_units} levels deep, past the limit of {max_depth} (DecodeOptions::max_depth)"
+                    "nested {indent_units} levels deep, past the limit of {max_depth} (the max_depth option)"
                 ),
                 raw,
             ));

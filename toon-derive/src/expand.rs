@@ -66,6 +66,11 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
         DefaultValue::Path(path) => quote!(let __default: Self = #path();),
     };
     let read = read_fields(fields, quote!(Self));
+    // Every key the struct reads, for a missing field's error to name the others.
+    let keys = fields
+        .iter()
+        .filter(|f| !f.attrs.skip)
+        .flat_map(|f| std::iter::once(&f.wire).chain(&f.attrs.aliases));
     let shape_ref = named_shape_ref(&name);
     let from_row = from_row(fields, &default);
     let stream_row = stream_row(fields.iter());
@@ -77,7 +82,7 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
         },
         from_node: quote! {
             #default
-            let mut __fields = __cx.object(__node, #name)?;
+            let mut __fields = __cx.object_keyed(__node, #name, &[#(#keys),*])?;
             #read
         },
         extra: quote!(#shape_ref #from_row #stream_row),

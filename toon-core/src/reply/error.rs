@@ -167,7 +167,9 @@ impl ParseError {
             ParseErrorKind::Syntax,
             self.0.line,
             format!("{cause}; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way"),
-        );
+        )
+        // What the server said is the caller's to know, not the model's.
+        .advice_from(cause.len());
         e.0.source = self.0.source;
         e.0.format = self.0.format;
         e
@@ -287,29 +289,46 @@ impl ParseError {
         } else {
             format!("At {}: ", place.join(", "))
         };
-        let what = match self.0.kind {
-            ParseErrorKind::EmptyCompletion => "You wrote no answer.".to_owned(),
-            ParseErrorKind::Truncated => format!(
-                "{place}the answer stops before its end. Give a shorter answer: fewer items, shorter texts."
+        // A sentence of its own when no place leads it in.
+        let sentence = |said: &str| {
+            let mut chars = said.chars();
+            match chars.next() {
+                Some(c) if place.is_empty() => format!("{}{}", c.to_uppercase(), chars.as_str()),
+                _ => format!("{place}{said}"),
+            }
+        };
+        let format = self.0.format.unwrap_or("the format the instructions show");
+        // An answer that is not there, or was too long, has nothing to keep.
+        let again = format!("Write the whole answer again, in {format}.");
+        let (what, again) = match self.0.kind {
+            ParseErrorKind::EmptyCompletion => ("You wrote no answer.".to_owned(), again),
+            // Out of room while reasoning: the answer was never begun.
+            ParseErrorKind::Truncated
+                if self.0.cause.as_deref().is_some_and(|c| c.contains("reasoning")) =>
+            {
+                (
+                    sentence("the reasoning never ended, so the answer never began. Reason briefly, close the reasoning, then write the answer."),
+                    again,
+                )
+            }
+            ParseErrorKind::Truncated => (
+                sentence("the answer stops before its end. Give a shorter answer: fewer items, shorter texts."),
+                again,
             ),
-            ParseErrorKind::LimitExceeded => format!(
-                "{place}the answer is far too long or too deeply nested. Give a short answer, nested no deeper than the format shows."
+            ParseErrorKind::LimitExceeded => (
+                sentence("the answer is far too long or too deeply nested. Give a short answer, nested no deeper than the format shows."),
+                again,
             ),
             _ => {
                 let message = &self.0.message;
                 let said = message[..self.0.advice_at.unwrap_or(message.len())].trim_end_matches(['.', ';', ',', ' ']);
-                let mut chars = said.chars();
-                match chars.next() {
-                    // A sentence of its own when no place leads it in.
-                    Some(c) if place.is_empty() => format!("{}{}.", c.to_uppercase(), chars.as_str()),
-                    _ => format!("{place}{said}."),
-                }
+                (
+                    format!("{}.", sentence(said)),
+                    format!("Write the whole answer again, in {format}, with this fixed; keep everything else as it was."),
+                )
             }
         };
-        let format = self.0.format.unwrap_or("the format the instructions show");
-        format!(
-            "Your answer could not be used. {what}\nWrite the whole answer again, in {format}, with this fixed; keep everything else as it was."
-        )
+        format!("Your answer could not be used. {what}\n{again}")
     }
 
     /// The message from byte `at` on is advice to the caller, not for the

@@ -164,11 +164,16 @@ pub(crate) fn settle_error(
         // Every row of a table dropped, the first for a cell only one column can be missing from.
         _ if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
             let column = e.line().and_then(missing).unwrap_or_default();
+            let what =
+                format!("the row has no `{column}`: every row of the table needs a value for it");
             ParseError::new(
                 ParseErrorKind::MissingField,
                 e.line(),
-                format!("the row has no `{column}`: the model left it out, and no row of the table can be read without it"),
+                format!(
+                    "{what}; the model left it out, and no row of the table can be read without it"
+                ),
             )
+            .advice_from(what.len())
         }
         // A key written twice is whole, on whatever line: no cut makes one.
         FinishReason::Unknown

@@ -426,6 +426,14 @@ fn is_indentation(e: &DecodeError) -> bool {
 }
 
 fn ambiguous(line: usize, detail: &str) -> ParseError {
+    // A tab has no width to measure a depth by: the lines may well agree.
+    if detail.starts_with("tab used for indentation") {
+        return ParseError::new(
+            ParseErrorKind::AmbiguousNesting,
+            Some(line),
+            "the line is indented with a tab, which has no width to tell its depth by: indent each level by the same number of spaces",
+        );
+    }
     ParseError::new(
         ParseErrorKind::AmbiguousNesting,
         Some(line),

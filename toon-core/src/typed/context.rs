@@ -164,16 +164,32 @@ impl Cx {
     /// The node as a struct's fields, or an error naming the type that wanted one.
     #[inline]
     pub fn object<'t>(&self, node: Node<'t>, type_name: &str) -> Result<Fields<'t>, ParseError> {
+        self.object_keyed(node, type_name, &[])
+    }
+
+    /// [`object`](Self::object) of a type that reads the keys `keys` (its
+    /// fields' names and aliases): a missing field's error then names the
+    /// keys the reply has that are none of them (a misspelt `titel`).
+    #[inline]
+    pub fn object_keyed<'t>(
+        &self,
+        node: Node<'t>,
+        type_name: &str,
+        keys: &'static [&'static str],
+    ) -> Result<Fields<'t>, ParseError> {
         match node {
             Node::Object(map) => {
-                let keys = map.len();
-                Ok(Fields(Source::Map(*map, keys)))
+                let had = map.len();
+                Ok(Fields(Source::Map(*map, had), keys))
             }
-            Node::Row(row) => Ok(Fields(Source::Row {
-                row,
-                taken: 0,
-                asked: 0,
-            })),
+            Node::Row(row) => Ok(Fields(
+                Source::Row {
+                    row,
+                    taken: 0,
+                    asked: 0,
+                },
+                keys,
+            )),
             other => Err(self.error(
                 ParseErrorKind::InvalidValue,
                 format!(
@@ -239,7 +255,10 @@ impl Cx {
             None => T::__missing().ok_or_else(|| {
                 self.error(
                     ParseErrorKind::MissingField,
-                    format!("required field `{key}` is missing from the reply"),
+                    format!(
+                        "required field `{key}` is missing from the reply{}",
+                        fields.strays()
+                    ),
                 )
             }),
         };
@@ -560,7 +579,7 @@ fn every_row_dropped<T>(out: Vec<T>, first: Option<ParseError>) -> Result<Vec<T>
 /// cells found by the header's field names.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct Fields<'t>(Source<'t>);
+pub struct Fields<'t>(Source<'t>, &'static [&'static str]);
 
 #[derive(Debug)]
 enum Source<'t> {
@@ -614,6 +633,37 @@ impl<'t> Fields<'t> {
                 let cell = Node::Scalar(std::mem::take(&mut row.cells[i]).classified());
                 Some(Placed::new(row.line, cell))
             }
+        }
+    }
+
+    /// The keys the reply has here that the type does not read (where it
+    /// said which it reads), as the end of a missing field's message.
+    #[cold]
+    fn strays(&self) -> String {
+        if self.1.is_empty() {
+            return String::new();
+        }
+        let stray = |k: &&str| !self.1.contains(k);
+        let found: Vec<&str> = match &self.0 {
+            Source::Map(map, _) => map.keys().map(String::as_str).filter(stray).collect(),
+            Source::Row { row, taken, .. } => (0..row.fields.len().min(row.cells.len()))
+                .filter(|i| taken & (1 << i) == 0)
+                .map(|i| row.fields[i].name.as_str())
+                .filter(stray)
+                .collect(),
+        };
+        let named: Vec<String> = found.iter().take(3).map(|k| format!("`{k}`")).collect();
+        match found.len() {
+            0 => String::new(),
+            1 => format!(
+                "; it has {}, which is not a key of this type: write the keys the prompt shows",
+                named[0]
+            ),
+            n => format!(
+                "; it has {}{}, which are not keys of this type: write the keys the prompt shows",
+                named.join(", "),
+                if n > 3 { " and more" } else { "" }
+            ),
         }
     }
 

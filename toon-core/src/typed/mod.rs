@@ -256,7 +256,11 @@ pub(crate) fn read<T: Toon>(
         (std::borrow::Cow::Owned(toon), prose)
     };
     let completion = completion.as_ref();
-    let has_fields = matches!(shape.resolve(), Shape::Struct(s) if !s.fields.is_empty());
+    // The keys of a struct with fields: an answer that holds none is refused.
+    let keys: Vec<&'static str> = match shape.resolve() {
+        Shape::Struct(s) => s.fields.iter().map(|f| f.name).collect(),
+        _ => Vec::new(),
+    };
     let guide = guide::TypeGuide::new(shape);
     let mut findings = Findings::default();
     let mut read = || {
@@ -287,12 +291,17 @@ pub(crate) fn read<T: Toon>(
             .map(|r| r.line);
         // An empty object (`{}`) said nothing: it is not an answer that each
         // of the type's fields is missing, even where each may be.
-        if matches!(&decoded.value, Node::Object(map) if map.is_empty()) && has_fields {
+        if matches!(&decoded.value, Node::Object(map) if map.is_empty()) && !keys.is_empty() {
             return Err(ParseError::new(
                 ParseErrorKind::MissingField,
                 json_at.filter(|&line| line > 0),
                 "the reply is an empty object, none of the type's fields is in it: an answer must use the keys the prompt shows",
             ));
+        }
+        // A sentence where the fields should be (`I found no issues.`): say
+        // what the answer is made of, in the words the prompt used.
+        if let (Node::Scalar(s), false) = (&decoded.value, keys.is_empty()) {
+            return Err(not_an_answer(s, &keys, completion));
         }
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
@@ -326,6 +335,31 @@ pub(crate) fn read<T: Toon>(
         findings.missing_cell(line)
     })
     .map_err(|e| e.in_format(FORMAT))
+}
+
+/// A reply that is one value where a struct's fields should be.
+#[cold]
+fn not_an_answer(value: &Scalar<'_>, keys: &[&str], completion: &str) -> ParseError {
+    let named: Vec<String> = keys.iter().take(5).map(|k| format!("`{k}`")).collect();
+    let more = match keys.len() {
+        n if n > 5 => format!(" and {} more", n - 5),
+        _ => String::new(),
+    };
+    // Its line: where its first words stand in the completion.
+    let line = value.as_str().and_then(|text| {
+        let probe: String = text.chars().take(24).collect();
+        let at = completion.find(probe.as_str())?;
+        Some(completion[..at].matches('\n').count() + 1)
+    });
+    ParseError::new(
+        ParseErrorKind::InvalidValue,
+        line,
+        format!(
+            "the reply is {}, not the answer: write its fields ({}{more}) as the format shows, and nothing else",
+            value.describe(),
+            named.join(", ")
+        ),
+    )
 }
 
 /// What a typed reply's refusals say the reply should have been.
