@@ -432,12 +432,36 @@ impl Cx {
     }
 
     /// A single value where a list is wanted, read as a one-item list (reported).
+    /// Not a list written in brackets (`[a, b]`), which one item would misread,
+    /// nor a value where the items are objects or lists, which no single value
+    /// can be: both are refused at the list, not at an item it never had.
     pub(crate) fn lone_item<T: Toon>(&mut self, node: Node<'_>) -> Result<Vec<T>, ParseError> {
         let what = node.describe();
+        if let Node::Scalar(s) = &node {
+            // Written bare: a quoted `"[x]"` is the text it quotes.
+            let bracketed = matches!(s, Scalar::Text(_) | Scalar::Token(_))
+                && s.as_str()
+                    .map(str::trim)
+                    .is_some_and(|t| t.starts_with('[') && t.ends_with(']'));
+            if bracketed {
+                return Err(self.error_about(
+                    ParseErrorKind::InvalidValue,
+                    format!("expected a list, found {what}, a list written in brackets: write its length in the key's brackets and its items after the colon (`key[2]: a,b`), as the format shows"),
+                    &node,
+                ));
+            }
+            if !T::__shape().is_primitive() {
+                return Err(self.error_about(
+                    ParseErrorKind::InvalidValue,
+                    format!("expected a list, found {what}, which cannot be one of its items: write the list as the format shows (an empty one as `key[0]:`)"),
+                    &node,
+                ));
+            }
+        }
         let item = self.element(Placed::new(0, node), 0)?;
         self.repair(
             RepairKind::WrappedInList,
-            format!("a single {what} where a list belongs, read as a list of one"),
+            format!("{what} where a list belongs, read as a list of one"),
         );
         Ok(vec![item])
     }
