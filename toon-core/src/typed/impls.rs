@@ -175,7 +175,7 @@ macro_rules! integers {
                 match wide {
                     Some(w) => <$t>::try_from(w).map_err(|_| cx.error(
                         ParseErrorKind::InvalidValue,
-                        format!("{w} is outside the range of {} ({}..={})", stringify!($t), <$t>::MIN, <$t>::MAX),
+                        format!("{w} is outside the range of {}: write a whole number from {} to {}", stringify!($t), <$t>::MIN, <$t>::MAX),
                     )),
                     None => Err(cx.error_about(
                         ParseErrorKind::InvalidValue,
