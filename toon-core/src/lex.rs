@@ -317,66 +317,11 @@ pub(crate) fn parse_number(token: &str) -> Option<Number> {
             return None; // underflow: keep the text rather than invent a zero
         }
     }
-    // From 2^53 on an `f64` holds only some integers: a whole number written
-    // as a float (`123456789012345678.0`, `1e19`) is the integer it spells,
-    // not the one the `f64` rounds it to.
-    if f.abs() >= EXACT_F64 {
-        if let Some(n) = integer_spelled(token) {
-            return Some(n);
-        }
-    }
     Number::from_f64(f)
 }
 
 /// 2^53: below it every integer is an `f64`, and two integers are never one.
 const EXACT_F64: f64 = 9_007_199_254_740_992.0;
-
-/// The integer a number token in float form spells (digits, a fraction, an
-/// exponent), exactly, where it is one within `i64` or `u64`; `None` for a
-/// fraction or a wider number.
-fn integer_spelled(token: &str) -> Option<Number> {
-    let (negative, rest) = match token.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, token),
-    };
-    let (mantissa, exponent) = match rest.find(['e', 'E']) {
-        Some(at) => (
-            &rest[..at],
-            rest[at + 1..].trim_start_matches('+').parse::<i32>().ok()?,
-        ),
-        None => (rest, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    let digits = digits.trim_start_matches('0');
-    // The power of ten the digits are multiplied by.
-    let scale = exponent.checked_sub(i32::try_from(frac.len()).ok()?)?;
-    let digits = if scale < 0 {
-        let cut = digits.len().checked_sub(scale.unsigned_abs() as usize)?;
-        // Digits past the point that are not zeros make a fraction.
-        if digits[cut..].bytes().any(|b| b != b'0') {
-            return None;
-        }
-        &digits[..cut]
-    } else {
-        digits
-    };
-    let zeros = usize::try_from(scale.max(0)).ok()?;
-    if digits.len() + zeros > 20 {
-        return None;
-    }
-    let mut v: u128 = digits.bytes().fold(0, |v, d| v * 10 + u128::from(d - b'0'));
-    for _ in 0..zeros {
-        v *= 10;
-    }
-    if negative {
-        i64::try_from(-i128::try_from(v).ok()?)
-            .ok()
-            .map(Number::from)
-    } else {
-        u64::try_from(v).ok().map(Number::from)
-    }
-}
 
 /// A number of the JSON model: an integral float (`1.0`, `1e3`, `-0`) folded to
 /// the integer it is, as §4 compares them.
@@ -388,9 +333,9 @@ pub(crate) fn folded(n: Number) -> Number {
 }
 
 /// A whole number's value, written as an integer or as an integral float
-/// (`3.0` is 3); `None` for a fraction or a float from 2^53 on, which may be
-/// another integer rounded (a TOON token that spells a wider integer exactly
-/// is read as that integer by [`parse_number`]; a JSON reply's is refused).
+/// (`3.0` is 3); `None` for a fraction or a float from 2^53 on, whose `f64`
+/// may be another number rounded (`123456789012345678.0` reads as ...680,
+/// `999999999999999999.9` as `1e18`): such a number is read only in digits.
 pub(crate) fn whole(n: &Number) -> Option<i128> {
     if let Some(i) = n.as_i64() {
         return Some(i128::from(i));
