@@ -755,8 +755,16 @@ fn prose_before_a_fenced_block_is_withdrawn() {
     let events = plan_events(&format!("Output:\n```toon\n{doc}"));
     assert!(!events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)));
     assert_eq!(items(&events)["tasks"].len(), 2);
-    // A sentence read as a field, then a fence naming its language.
+    // A sentence that reads as a key the type does not have: no event, so
+    // nothing to withdraw when the fence comes.
     let events = plan_events(&format!("Summary: two tasks.\n```toon\n{doc}"));
+    assert!(
+        !events.iter().any(|e| matches!(e, StreamEvent::Withdrawn)),
+        "{events:?}"
+    );
+    assert_eq!(items(&events)["tasks"].len(), 2);
+    // A sentence read as one of its fields, then a fence naming its language.
+    let events = plan_events(&format!("goal: two tasks.\n```toon\n{doc}"));
     assert!(matches!(&events[1], StreamEvent::Withdrawn), "{events:?}");
     assert_eq!(items(&events)["tasks"].len(), 2);
     // A bare fence after a sentence read as a field opens the block too.
@@ -863,5 +871,160 @@ fn a_fence_keeps_a_tool_call_wrapper_open() {
             .filter_map(|e| e.decode::<Row>().ok())
             .collect();
         assert_eq!(standing, rows);
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Job {
+    title: String,
+    priority: u8,
+    estimate: Option<f32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Jobs {
+    jobs: Vec<Job>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Step {
+    name: String,
+    done: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Steps {
+    goal: String,
+    steps: Vec<Step>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Note {
+    name: String,
+    note: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Notes {
+    goal: String,
+    notes: Vec<Note>,
+}
+
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct NotedSteps {
+    steps: Vec<Step>,
+    #[toon(delimited)]
+    answer: String,
+}
+
+/// Each standing item of `key`, read as `E`, is the final value's element at
+/// its index, in every splitting, and no event is of a key but the `known`
+/// ones; returns how many items stood.
+fn items_hold<T: Toon + PartialEq + std::fmt::Debug, E: Toon + PartialEq + std::fmt::Debug>(
+    reply: &str,
+    key: &str,
+    known: &[&str],
+    of: impl Fn(&T) -> &Vec<E>,
+) -> usize {
+    let mut stood = 0;
+    for sizes in splittings() {
+        let (events, finished) = stream::<T>(reply, &sizes);
+        let whole = T::from_toon_with_report(reply).unwrap();
+        assert!(
+            same(&finished, &Ok(whole)),
+            "{sizes:?}: finish is from_toon"
+        );
+        let value = finished.unwrap().value;
+        stood = 0;
+        for e in standing(&events) {
+            match e {
+                StreamEvent::Item { key: k, index, .. } if k == key => {
+                    assert_eq!(
+                        e.decode::<E>().ok().as_ref(),
+                        of(&value).get(*index),
+                        "{sizes:?}: item {index} of `{key}` in {reply:?}"
+                    );
+                    stood += 1;
+                }
+                StreamEvent::Item { key: k, .. } | StreamEvent::Field { key: k, .. }
+                    if !known.contains(&k.as_str()) =>
+                {
+                    panic!("{sizes:?}: an event of `{k}`, which the final value leaves out")
+                }
+                _ => {}
+            }
+        }
+    }
+    stood
+}
+
+/// Events the final value contradicted, each found by a review of the stream:
+/// every one now stands in the final value, or has no event.
+#[test]
+fn no_event_is_contradicted_by_the_final_value() {
+    // A header that leaves out a column the type has: the first row alone
+    // reads as written (`Write docs,2` a title), the whole table under the
+    // completed header, so the rows arrive with `finish`.
+    let reply = "jobs[2]{title,priority}:\n  Write docs,2,3\n  Deploy,3,1.5\n";
+    let whole = Jobs::from_toon(reply).unwrap();
+    assert_eq!(whole.jobs[0].title, "Write docs");
+    assert_eq!(
+        items_hold::<Jobs, Job>(reply, "jobs", &["jobs"], |v| &v.jobs),
+        0
+    );
+    // Under a header the type could not complete, a wider row is read as
+    // written and streams as before.
+    let written =
+        "jobs[2]{title,priority,estimate}:\n  Write docs, then ship,2,3\n  Deploy,3,1.5\n";
+    assert_eq!(
+        items_hold::<Jobs, Job>(written, "jobs", &["jobs"], |v| &v.jobs),
+        2
+    );
+    // A tool-call tag inside a reasoning block is reasoning, not a wrapper
+    // that a later line closes.
+    let reply = "<think>\nNo tool is needed, so no\n<tool_call>\nhere.\n</think>\ngoal: ship\nnotes[2]{name,note}:\n  write,a\n  test,b</tool_call>\n";
+    let whole = Notes::from_toon(reply).unwrap();
+    assert_eq!(whole.notes[1].note, "b</tool_call>");
+    assert_eq!(
+        items_hold::<Notes, Note>(reply, "notes", &["goal", "notes"], |v| &v.notes),
+        2
+    );
+    // A delimited block inside a list item: cut out, the item goes on after it.
+    let reply = "steps[1]:\n  - name: build\n<answer>\nok\n</answer>\n    done: true\n";
+    let whole = NotedSteps::from_toon(reply).unwrap();
+    assert_eq!((whole.steps[0].done, whole.answer.as_str()), (true, "ok"));
+    assert_eq!(
+        items_hold::<NotedSteps, Step>(reply, "steps", &["steps"], |v| &v.steps),
+        1
+    );
+    // Keys the type does not have are left out of the final value: no events.
+    let reply = "goal: ship\nextra[1]{name,done}:\n  x,true\nnote: hi\nsteps[1]{name,done}:\n  build,true\n";
+    assert_eq!(
+        items_hold::<Steps, Step>(reply, "steps", &["goal", "steps"], |v| &v.steps),
+        1
+    );
+}
+
+/// List items indented by four spaces: each item's event carried a
+/// re-levelling of its own small document ("read level by level", on a line of
+/// the item) that the whole reply, which reads a unit of four, does not report.
+#[test]
+fn four_space_list_items_carry_only_the_replys_repairs() {
+    #[derive(Debug, Clone, PartialEq, Toon)]
+    struct Plan {
+        steps: Vec<Step>,
+    }
+    let reply = "steps[2]:\n    - name: build\n        done: true\n    - name: publish\n        done: false\n";
+    let whole = Plan::from_toon_with_report(reply).unwrap();
+    assert!(
+        whole.repairs.iter().any(|r| r.detail.contains("unit of 4")),
+        "{:?}",
+        whole.repairs
+    );
+    for sizes in splittings() {
+        let (events, finished) = stream::<Plan>(reply, &sizes);
+        assert_eq!(finished.unwrap().value, whole.value);
+        assert_eq!(items(&events)["steps"].len(), 2);
+        repairs_are_the_replys("four spaces", &events, &whole.repairs);
     }
 }

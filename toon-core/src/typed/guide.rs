@@ -28,6 +28,24 @@ impl TypeGuide {
         };
         TypeGuide { fields }
     }
+
+    /// Whether the root is a struct without a field of this name: the whole
+    /// reply ignores the key (`ignored_key`). A field read under an alias
+    /// counts as one: it is not in the shape.
+    pub(crate) fn ignores(&self, key: &str) -> bool {
+        !self.fields.is_empty() && field(&self.fields, key).is_none()
+    }
+
+    /// Whether the whole reply may complete this table header from the type
+    /// (`widen_header`): it names only the first of the type's columns, so
+    /// whether a wider row is read as written or under the full header
+    /// depends on every row of the table, not on one.
+    pub(crate) fn may_widen(&self, header: &str) -> bool {
+        let HeaderParse::Header(h) = parse_header(trim_spaces(header), 8) else {
+            return false;
+        };
+        widened_columns(&self.fields, &h).is_some()
+    }
 }
 
 impl Guide for TypeGuide {
@@ -381,6 +399,30 @@ fn reads_joined(cells: &[&str], columns: &[Shape]) -> bool {
     })
 }
 
+/// The type's columns for a table header that names only the first of them
+/// (unkeyed, comma-delimited, every column a single value): the header
+/// `widen_header` may complete.
+fn widened_columns(
+    fields: &[FieldShape],
+    h: &crate::header::Header<'_>,
+) -> Option<Vec<FieldShape>> {
+    let (key, header_fields) = (h.key.as_ref()?, h.fields.as_ref()?);
+    if h.keyed || h.delim != ',' || header_fields.iter().any(|f| f.children.is_some()) {
+        return None;
+    }
+    let Shape::List(item) = field(fields, key)?.shape.resolve() else {
+        return None;
+    };
+    let cols = table_fields(&item)?;
+    let prefix = header_fields.len() < cols.len()
+        && header_fields
+            .iter()
+            .zip(&cols)
+            .all(|(h, c)| h.name == c.name)
+        && cols.iter().all(|c| c.shape.is_primitive());
+    prefix.then_some(cols)
+}
+
 /// A table header that names only the first of the type's columns over rows
 /// that carry all of them: the field list is completed from the type.
 fn widen_header(
@@ -394,24 +436,11 @@ fn widen_header(
     let HeaderParse::Header(h) = parse_header(&content, 8) else {
         return;
     };
-    let (Some(key), Some(header_fields)) = (&h.key, &h.fields) else {
+    let (Some(key), Some(header_fields), Some(cols)) =
+        (&h.key, &h.fields, widened_columns(fields, &h))
+    else {
         return;
     };
-    if h.keyed || h.delim != ',' || header_fields.iter().any(|f| f.children.is_some()) {
-        return;
-    }
-    let Some(Shape::List(item)) = field(fields, key).map(|f| f.shape.resolve()) else {
-        return;
-    };
-    let Some(cols) = table_fields(&item) else {
-        return;
-    };
-    let prefix = header_fields.len() < cols.len()
-        && header_fields
-            .iter()
-            .zip(&cols)
-            .all(|(h, c)| h.name == c.name)
-        && cols.iter().all(|c| c.shape.is_primitive());
     let rows: Vec<Vec<&str>> = lines[i + 1..end]
         .iter()
         .filter(|l| significant(l))
@@ -422,7 +451,7 @@ fn widen_header(
         && rows.iter().all(|cells| {
             cells.len() == cols.len() && cells.iter().zip(&shapes).all(|(c, s)| cell_fits(c, s))
         });
-    if !(prefix && all_full) {
+    if !all_full {
         return;
     }
     // Where the columns left out may be absent and every row also reads under

@@ -27,8 +27,10 @@
 //! holds every emitted record, in order, each at its event's index. Repairs that need the
 //! whole reply (a count, trailing prose, the indentation unit) are decided at
 //! `finish`. A block the stream cannot decide line by line (records written as
-//! `key: value` blocks, a header completed from the type, a JSON reply) yields
-//! no events; its values arrive with `finish`. If `finish` refuses the reply,
+//! `key: value` blocks, a header completed from the type or one the type could
+//! complete over a row wider than it, a JSON reply) yields no events; its
+//! values arrive with `finish`. A key the type does not have, which the final
+//! value leaves out, has no events. If `finish` refuses the reply,
 //! the events were provisional: nothing was lost, but nothing should be acted
 //! on as final.
 //!
@@ -193,7 +195,7 @@ impl<T: Toon> ToonStream<T> {
                 }
                 break;
             }
-            if self.prose_opens(&mut events) {
+            if self.prose_opens() {
                 continue;
             }
             let from = self.searched.max(self.scanned);
@@ -287,7 +289,7 @@ impl<T: Toon> ToonStream<T> {
     /// block opens, and its text streams from right after the tag. As the
     /// whole reply cuts its blocks out before anything else, wherever they
     /// are, a block opens in any part of the reply, once per field.
-    fn prose_opens(&mut self, events: &mut Vec<Event>) -> bool {
+    fn prose_opens(&mut self) -> bool {
         // A line known not to open a block is not looked at again as it grows.
         if self.prose_names.is_empty() || self.prose_checked == Some(self.scanned) {
             return false;
@@ -317,7 +319,8 @@ impl<T: Toon> ToonStream<T> {
             return false;
         };
         self.prose_names.remove(i);
-        self.reader.close_block(events);
+        // The block is cut out of the whole reply, its line breaks kept: a
+        // list item open before it may go on after it, so it stays open.
         self.scanned += body;
         self.prose = Some(ProseBlock {
             key,

@@ -285,7 +285,15 @@ impl Reader {
         if self.closes_reasoning(line, row_of_table, events) {
             return;
         }
-        let tags = wrapper_tags(line, || row_of_table, &mut self.open_tags);
+        // The whole reply strips reasoning before tool-call tags: a tag in a
+        // reasoning block (or one this line opens) is its text, not a wrapper.
+        let reasoning = self.phase == Phase::Thinking
+            || (self.phase == Phase::Before && line.trim_start().starts_with(THINK_OPEN));
+        let tags = if reasoning {
+            Vec::new()
+        } else {
+            wrapper_tags(line, || row_of_table, &mut self.open_tags)
+        };
         if !tags.is_empty() {
             let mut bare = line.to_owned();
             for tag in &tags {
@@ -389,6 +397,11 @@ impl Reader {
             HeaderParse::Header(h) => {
                 // A root array (a keyless header) streams as the array of key "".
                 let key = h.key.clone().unwrap_or_default();
+                // A key the type does not have is left out of the final value:
+                // its values have no events to stand.
+                if self.guide.ignores(&key) {
+                    return;
+                }
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
                     // Rows are read cell by cell under flat headers only; a
                     // row of nested field groups (`{from{x,y},label}`) or of
@@ -448,6 +461,9 @@ impl Reader {
                     return; // a nested object: decided at `finish`
                 }
                 let key = crate::reply::key_text(trim_spaces(&content[..colon]));
+                if self.guide.ignores(&key) {
+                    return;
+                }
                 let at = self.line;
                 if let Some((value, repairs)) = self.decode_doc(content, &key, &[at]) {
                     if !matches!(value, Value::Object(_) | Value::Array(_)) {
@@ -576,11 +592,14 @@ impl Reader {
             decided = match self.decode_doc(&doc, key, &[*header_line, at]) {
                 // A row wider than its header is read with the type's fields
                 // only where every row of the table is: the whole reply's to
-                // decide, so this table's rows arrive with `finish`.
+                // decide, so this table's rows arrive with `finish`; so too
+                // where this row alone is read as written, under a header the
+                // type could complete (a later row may decide otherwise).
                 Some((_, repairs))
-                    if repairs
-                        .iter()
-                        .any(|r| r.kind == RepairKind::CompletedHeader) =>
+                    if repairs.iter().any(|r| {
+                        r.kind == RepairKind::CompletedHeader
+                            || (r.kind == RepairKind::RejoinedCells && self.guide.may_widen(header))
+                    }) =>
                 {
                     self.block = Block::Opaque;
                     return;
@@ -626,9 +645,22 @@ impl Reader {
             return;
         };
         let shift = *shift;
+        // The item's lines under its hyphen, each as deep past it as written;
+        // where they step by a wider unit than the small document's two spaces
+        // (a reply indented by four), in steps of two, so that the document
+        // needs no re-levelling the whole reply does not report.
+        let past = |l: &str| indent_of(l).saturating_sub(shift);
+        let unit = item.iter().map(|(_, l)| past(l)).filter(|&d| d > 0).min();
+        let step = match unit {
+            Some(u) if u > 2 && item.iter().all(|(_, l)| past(l) % u == 0) => u,
+            _ => 2,
+        };
         let body: Vec<String> = item
             .iter()
-            .map(|(_, l)| format!("  {}", &l[shift.min(indent_of(l))..]))
+            .map(|(_, l)| {
+                let depth = past(l) / step * 2 + past(l) % step;
+                format!("  {}{}", " ".repeat(depth), &l[indent_of(l)..])
+            })
             .collect();
         // The root list has no key.
         let head = if key.is_empty() {
