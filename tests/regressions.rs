@@ -642,3 +642,36 @@ fn a_wide_whole_number_in_float_form_is_refused_not_rounded() {
         (1000, -9_007_199_254_740_991)
     );
 }
+
+/// serde's data errors on the JSON path were all "has the wrong type", an
+/// enum value that is none of its variants too.
+#[test]
+fn a_json_value_none_of_the_allowed_ones_is_called_so() {
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "UPPERCASE")]
+    enum Level {
+        High,
+        Low,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Finding {
+        level: Level,
+        count: u32,
+    }
+    let said = |reply: &str| {
+        toon_core::from_json_reply::<Finding>(reply)
+            .unwrap_err()
+            .to_string()
+    };
+    let e = said("{\"level\": \"CRITICAL\", \"count\": 1}");
+    assert!(
+        e.contains("is none of the allowed ones: unknown variant `CRITICAL`"),
+        "{e}"
+    );
+    let e = said("{\"level\": \"HIGH\", \"count\": \"two\"}");
+    assert!(
+        e.contains("has the wrong type: invalid type: string \"two\""),
+        "{e}"
+    );
+}

@@ -236,7 +236,19 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
         ),
         Category::Data => (
             ParseErrorKind::InvalidValue,
-            format!("a value in the JSON reply has the wrong type: {e}"),
+            // serde's own words lead: `unknown variant `X`, expected one of ...`.
+            format!(
+                "{} {e}",
+                match e.to_string() {
+                    s if s.starts_with("unknown variant") =>
+                        "a value in the JSON reply is none of the allowed ones:",
+                    s if s.starts_with("unknown field") =>
+                        "the JSON reply has a key the type does not have:",
+                    s if s.starts_with("invalid value") || s.starts_with("invalid length") =>
+                        "a value in the JSON reply is not allowed:",
+                    _ => "a value in the JSON reply has the wrong type:",
+                }
+            ),
         ),
         // serde_json reads a number past its type's range as a syntax error;
         // the JSON is whole, and the value is what is wrong.

@@ -255,10 +255,14 @@ impl Cx {
             None => T::__missing().ok_or_else(|| {
                 self.error(
                     ParseErrorKind::MissingField,
-                    format!(
-                        "required field `{key}` is missing from the reply{}",
-                        fields.strays()
-                    ),
+                    match fields.column_missing(key) {
+                        // A table's header without the column: the rows are not to blame.
+                        true => format!("required field `{key}` is missing from the reply: the table's header has no column `{key}`; name it in the header and give every row a value for it"),
+                        false => format!(
+                            "required field `{key}` is missing from the reply{}",
+                            fields.strays()
+                        ),
+                    },
                 )
             }),
         };
@@ -658,6 +662,12 @@ impl<'t> Fields<'t> {
                 Some(Placed::new(row.line, cell))
             }
         }
+    }
+
+    /// Whether this is a table row whose header has no column `key`.
+    #[cold]
+    fn column_missing(&self, key: &str) -> bool {
+        matches!(&self.0, Source::Row { row, .. } if !row.fields.iter().any(|f| f.name == key))
     }
 
     /// The keys the reply has here that the type does not read (where it

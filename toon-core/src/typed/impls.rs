@@ -58,7 +58,7 @@ impl Toon for String {
             }
             Node::Scalar(Scalar::Number(n)) => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected text, found the number {n}, not written as plain digits, so its text is not known; text that reads as a number must be quoted"),
+                format!("expected text, found the number {n} (written with a point or an exponent): text that reads as a number must be written in quotes"),
             )),
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
