@@ -109,6 +109,22 @@ fn the_retry_turn_tells_the_model_what_to_write() {
             && !asked.contains("the model"),
         "{asked}"
     );
+    // Rows dropped before a refusal are named in the turn too, so that the
+    // next answer fixes them instead of keeping them as they were; the
+    // caller's advice still stays out of it.
+    let both = ComplianceAnalysis::from_toon(
+        "compliance_status: NON_COMPLIANT\nviolations[3]{category,severity,description,related_rule_id,remediation}:\n  privacy,HI,Emails logged,R-1,Mask them\n  privacy,HIGH,Names logged,R-2,Mask them\n  access,LOWER,Open bucket,R-3,Close it\naudit_trail: a",
+    )
+    .unwrap_err();
+    let asked = both.retry_prompt();
+    assert!(
+        asked.contains("`spoken_response` is missing from the reply; the rows on lines 3 and 5 were also left out; line 3: violations[0]: the row cannot be read (at `violations[0].severity`: "),
+        "{asked}"
+    );
+    assert!(
+        asked.ends_with("with this fixed; keep everything else as it was."),
+        "{asked}"
+    );
     // Past a limit, with no place to lead in: a sentence that starts as one.
     let limit = toon_core::ReplyOptions {
         max_bytes: 10,

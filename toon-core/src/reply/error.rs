@@ -338,6 +338,19 @@ impl ParseError {
         self
     }
 
+    /// Adds `note` to what the message says, before its advice to the caller,
+    /// so that the retry turn carries it too.
+    pub(crate) fn also(mut self, note: &str) -> Self {
+        let at = self.0.advice_at.unwrap_or(self.0.message.len());
+        let said = self.0.message[..at].trim_end_matches(['.', ';', ' ']).len();
+        let insert = format!("; {note}");
+        self.0.message.insert_str(said, &insert);
+        if let Some(advice) = &mut self.0.advice_at {
+            *advice += insert.len();
+        }
+        self
+    }
+
     /// The format the reply was read in, for [`retry_prompt`](Self::retry_prompt).
     pub(crate) fn in_format(mut self, format: &'static str) -> Self {
         self.0.format = Some(format);

@@ -90,6 +90,13 @@ impl Cx {
         Err(e)
     }
 
+    /// The rows dropped so far, as `dropped_row` repairs.
+    pub(crate) fn dropped_rows(&self) -> impl Iterator<Item = &Repair> {
+        self.repairs
+            .iter()
+            .filter(|r| r.kind == RepairKind::DroppedRow)
+    }
+
     pub(crate) fn into_repairs(mut self) -> Vec<Repair> {
         self.repairs.sort_by_key(|r| r.line);
         self.repairs
@@ -253,17 +260,18 @@ impl Cx {
         let out = match taken {
             Some(v) => T::__from_node(v.node, self),
             None => T::__missing().ok_or_else(|| {
+                // A table's header without the column: the rows are not to blame.
+                if fields.column_missing(key) {
+                    return self.error(ParseErrorKind::MissingField, format!("required field `{key}` is missing from the reply: the table's header has no column `{key}`; name it in the header and give every row a value for it"));
+                }
+                // Keys the type does not read: the likely misspellings, and
+                // the first one's line, where the object gives none.
+                let (strays, line) = fields.strays();
                 self.error(
                     ParseErrorKind::MissingField,
-                    match fields.column_missing(key) {
-                        // A table's header without the column: the rows are not to blame.
-                        true => format!("required field `{key}` is missing from the reply: the table's header has no column `{key}`; name it in the header and give every row a value for it"),
-                        false => format!(
-                            "required field `{key}` is missing from the reply{}",
-                            fields.strays()
-                        ),
-                    },
+                    format!("required field `{key}` is missing from the reply{strays}"),
                 )
+                .or_at_line(line)
             }),
         };
         self.path.pop();
@@ -672,22 +680,29 @@ impl<'t> Fields<'t> {
 
     /// The keys the reply has here that the type does not read (where it
     /// said which it reads), as the end of a missing field's message.
+    /// Also the line of the first such key, where the reply gives one.
     #[cold]
-    fn strays(&self) -> String {
+    fn strays(&self) -> (String, Option<usize>) {
         if self.1.is_empty() {
-            return String::new();
+            return (String::new(), None);
         }
-        let stray = |k: &&str| !self.1.contains(k);
-        let found: Vec<&str> = match &self.0 {
-            Source::Map(map, _) => map.keys().map(String::as_str).filter(stray).collect(),
+        let stray = |k: &(&str, usize)| !self.1.contains(&k.0);
+        let found: Vec<(&str, usize)> = match &self.0 {
+            Source::Map(map, _) => map
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.line))
+                .filter(stray)
+                .collect(),
             Source::Row { row, taken, .. } => (0..row.fields.len().min(row.cells.len()))
                 .filter(|i| taken & (1 << i) == 0)
-                .map(|i| row.fields[i].name.as_str())
+                .map(|i| (row.fields[i].name.as_str(), 0))
                 .filter(stray)
                 .collect(),
         };
+        let line = found.first().map(|k| k.1).filter(|&line| line > 0);
+        let found: Vec<&str> = found.into_iter().map(|k| k.0).collect();
         let named: Vec<String> = found.iter().take(3).map(|k| format!("`{k}`")).collect();
-        match found.len() {
+        let said = match found.len() {
             0 => String::new(),
             1 => format!(
                 "; it has {}, which is not a key of this type: write the keys the prompt shows",
@@ -698,7 +713,8 @@ impl<'t> Fields<'t> {
                 named.join(", "),
                 if n > 3 { " and more" } else { "" }
             ),
-        }
+        };
+        (said, line)
     }
 
     /// Has a value under exactly this name, not yet taken.

@@ -23,7 +23,7 @@ use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
 use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided, ReadAhead};
-use crate::reply::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
+use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -310,13 +310,14 @@ pub(crate) fn read<T: Toon>(
         }
         let value = T::__from_node(decoded.value, &mut cx).map_err(|e| {
             let e = e.placed_in(completion, &[completion, &buf]);
-            match (json_at, e.line(), e.path()) {
+            let e = match (json_at, e.line(), e.path()) {
                 (Some(first), None, Some(path)) => {
                     let line = json_line(completion, first, path);
                     e.or_at_line(line)
                 }
                 _ => e,
-            }
+            };
+            also_dropped(e, &cx, &findings)
         })?;
         let mut repairs = cx.into_repairs();
         // A row dropped for a missing cell says which, where only one column can be it.
@@ -324,9 +325,7 @@ pub(crate) fn read<T: Toon>(
             .iter_mut()
             .filter(|r| r.kind == RepairKind::DroppedRow)
         {
-            if let Some(column) = findings.missing_cell(r.line) {
-                r.detail = format!("the row has no `{column}`: {}", r.detail);
-            }
+            r.detail = dropped_detail(r, &findings);
         }
         Ok(Reply { value, repairs })
     };
@@ -335,6 +334,42 @@ pub(crate) fn read<T: Toon>(
         findings.missing_cell(line)
     })
     .map_err(|e| e.in_format(FORMAT))
+}
+
+/// A refusal that also names the rows dropped before it: the retry turn asks
+/// for the whole answer again with the refusal fixed and the rest kept, so
+/// the rows left out must be fixed too, or the next reply drops them again.
+#[cold]
+fn also_dropped(e: ParseError, cx: &Cx, findings: &Findings) -> ParseError {
+    // Rows at or after the error's line are its own table's, dropped with it.
+    let before = |line: usize| !matches!(e.line(), Some(at) if line >= at);
+    let mut dropped: Vec<&Repair> = cx.dropped_rows().filter(|r| before(r.line)).collect();
+    dropped.sort_by_key(|r| r.line);
+    let Some(first) = dropped.first() else {
+        return e;
+    };
+    let detail = dropped_detail(first, findings);
+    let note = match dropped.len() {
+        1 => format!("the row on line {} was also left out: {detail}", first.line),
+        n => {
+            let lines: Vec<String> = dropped.iter().map(|r| r.line.to_string()).collect();
+            format!(
+                "the rows on lines {} and {} were also left out; line {}: {detail}",
+                lines[..n - 1].join(", "),
+                lines[n - 1],
+                first.line
+            )
+        }
+    };
+    e.also(&note)
+}
+
+/// What a dropped row's repair says: which column it lacks, where only one can be it.
+fn dropped_detail(r: &Repair, findings: &Findings) -> String {
+    match findings.missing_cell(r.line) {
+        Some(column) => format!("the row has no `{column}`: {}", r.detail),
+        None => r.detail.clone(),
+    }
 }
 
 /// A reply that is one value where a struct's fields should be.
