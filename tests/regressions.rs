@@ -675,3 +675,46 @@ fn a_json_value_none_of_the_allowed_ones_is_called_so() {
         "{e}"
     );
 }
+
+/// A serde type's refusal of a JSON reply says where in the value it is, as
+/// the TOON path does: a reply on one line has only a column otherwise.
+#[test]
+fn a_json_refusal_names_the_field_it_is_about() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Item {
+        name: String,
+        count: u8,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Order {
+        items: Vec<Item>,
+    }
+    let refused = |reply: &str| toon_core::from_json_reply::<Order>(reply).unwrap_err();
+    let e = refused(r#"{"items": [{"name": "a", "count": 1}, {"name": "b", "count": "2"}]}"#);
+    assert_eq!(e.path(), Some("items[1].count"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("TOON_PARSE_FAILURE: line 1, at `items[1].count`: "),
+        "{e}"
+    );
+    assert!(
+        e.retry_prompt().contains("At line 1, `items[1].count`: "),
+        "{}",
+        e.retry_prompt()
+    );
+    // Past the field's range (serde_json calls it a syntax error).
+    let e = refused(r#"{"items": [{"name": "a", "count": 300}]}"#);
+    assert_eq!(e.path(), Some("items[0].count"), "{e}");
+    // A missing field: the object it is missing from.
+    let e = refused(r#"{"items": [{"name": "a"}]}"#);
+    assert_eq!(e.kind(), toon_core::ParseErrorKind::MissingField);
+    assert_eq!(e.path(), Some("items[0]"), "{e}");
+    // Mended first (a trailing comma), then refused: the path in the mended text.
+    let e = refused(r#"{"items": [{"name": "a", "count": -1},]}"#);
+    assert_eq!(e.path(), Some("items[0].count"), "{e}");
+    // Malformed JSON has no field to name.
+    let e = refused(r#"{"items": [{"name": "a" "count": 1}]}"#);
+    assert_eq!(e.path(), None, "{e}");
+}

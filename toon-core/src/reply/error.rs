@@ -195,6 +195,12 @@ impl ParseError {
         e
     }
 
+    /// Places an error that has no field path yet at `path`.
+    pub(crate) fn or_at_path(mut self, path: Option<String>) -> Self {
+        self.0.path = self.0.path.or(path);
+        self
+    }
+
     /// The error is about this value's text (borrowed from the text being read).
     pub(crate) fn about(mut self, text: &str) -> Self {
         self.0.token = Token(Some((text.as_ptr() as usize, text.len())));

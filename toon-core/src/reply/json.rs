@@ -96,7 +96,9 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         .map_or(0, |i| i + 1);
     let went_on = repairs.iter().any(|r| r.line > last);
     let Some(mended) = json_mend::mend(text) else {
-        return Err(json_error(&error, text, error.line(), went_on));
+        return Err(
+            json_error(&error, text, error.line(), went_on).or_at_path(path_of::<T>(&error, text))
+        );
     };
     let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     match first_value::<T>(&mended.text) {
@@ -123,9 +125,32 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
             text,
             mended.original_line(e.line(), e.column()),
             went_on,
-        )),
-        _ => Err(json_error(&error, text, error.line(), went_on)),
+        )
+        .or_at_path(path_of::<T>(&e, &mended.text))),
+        _ => {
+            Err(json_error(&error, text, error.line(), went_on)
+                .or_at_path(path_of::<T>(&error, text)))
+        }
     }
+}
+
+/// Where in `text` the value `T` refused is (`violations[1].severity`), for
+/// an error about a value: found by reading the text again, so a reply that
+/// reads pays nothing for it. Empty at the root or for a syntax error.
+#[cold]
+fn path_of<T: DeserializeOwned>(e: &serde_json::Error, text: &str) -> Option<String> {
+    use serde_json::error::Category;
+    let about_a_value =
+        e.classify() == Category::Data || e.to_string().starts_with("number out of range");
+    if !about_a_value {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let path = serde_path_to_error::deserialize::<_, T>(&mut de)
+        .err()?
+        .path()
+        .to_string();
+    (path != ".").then_some(path)
 }
 
 /// Refuses JSON nested deeper than `max_depth` as TOON is refused, by the
