@@ -694,10 +694,11 @@ fn a_json_refusal_names_the_field_it_is_about() {
     let refused = |reply: &str| toon_core::from_json_reply::<Order>(reply).unwrap_err();
     let e = refused(r#"{"items": [{"name": "a", "count": 1}, {"name": "b", "count": "2"}]}"#);
     assert_eq!(e.path(), Some("items[1].count"), "{e}");
-    assert!(
-        e.to_string()
-            .starts_with("TOON_PARSE_FAILURE: line 1, at `items[1].count`: "),
-        "{e}"
+    // Where serde_json stopped reading: the end of the value, `"2"`; its
+    // words without the place they repeat ("at line 1 column 64").
+    assert_eq!(
+        e.to_string(),
+        "TOON_PARSE_FAILURE: line 1, column 64, at `items[1].count`: a value in the JSON reply has the wrong type: invalid type: string \"2\", expected u8"
     );
     assert!(
         e.retry_prompt().contains("At line 1, `items[1].count`: "),
@@ -714,7 +715,22 @@ fn a_json_refusal_names_the_field_it_is_about() {
     // Mended first (a trailing comma), then refused: the path in the mended text.
     let e = refused(r#"{"items": [{"name": "a", "count": -1},]}"#);
     assert_eq!(e.path(), Some("items[0].count"), "{e}");
-    // Malformed JSON has no field to name.
+    assert_eq!(
+        e.column(),
+        None,
+        "a column of the mended text is not the reply's"
+    );
+    // Malformed JSON has no field to name; its column is the reply's.
     let e = refused(r#"{"items": [{"name": "a" "count": 1}]}"#);
     assert_eq!(e.path(), None, "{e}");
+    assert_eq!(e.column(), Some(25), "{e}");
+    assert!(
+        e.message().contains("not valid JSON: expected `,` or `}`;"),
+        "{e}"
+    );
+    // After reasoning closed on the value's line: the line read is not the
+    // reply's line as written, so no column is given for it.
+    let e = refused("<think>one item</think>{\"items\": [{\"name\": 1, \"count\": 1}]}");
+    assert_eq!(e.path(), Some("items[0].name"), "{e}");
+    assert_eq!(e.column(), None, "{e}");
 }

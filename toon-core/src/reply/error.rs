@@ -195,6 +195,12 @@ impl ParseError {
         e
     }
 
+    /// The error's value is at this 1-based column of its line.
+    pub(crate) fn at_column(mut self, column: Option<usize>) -> Self {
+        self.0.column = column;
+        self
+    }
+
     /// Places an error that has no field path yet at `path`.
     pub(crate) fn or_at_path(mut self, path: Option<String>) -> Self {
         self.0.path = self.0.path.or(path);
@@ -243,7 +249,10 @@ impl ParseError {
     /// begins in the completion; `None` where the text does not show it (a
     /// missing field, a line the repairs rewrote, a value read from a stream's
     /// event). For a syntax error, the decoder's column in the text it read:
-    /// the completion, or the completion as the repairs left it.
+    /// the completion, or the completion as the repairs left it. In a JSON
+    /// reply, where serde_json stopped reading (the end of the value it
+    /// refused), on a line the reply shows as written; `None` once the JSON
+    /// was mended.
     pub fn column(&self) -> Option<usize> {
         self.0
             .column

@@ -51,6 +51,7 @@ pub(crate) fn is_toon_bracket(line: &str) -> bool {
 
 /// Reads a TOON reply that is JSON instead; reported as `read_json`.
 pub(crate) fn decode_json(
+    completion: &str,
     lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
     max_depth: usize,
@@ -62,7 +63,7 @@ pub(crate) fn decode_json(
         first_line,
         "reply was JSON",
     ));
-    decode_json_as(lines, repairs, max_depth)
+    decode_json_as(completion, lines, repairs, max_depth)
 }
 
 /// Reads the first JSON value in the text as `T`; prose after it is dropped and
@@ -71,6 +72,7 @@ pub(crate) fn decode_json(
 /// read either, its error is reported at the reply's line, except that a reply
 /// whose mended text ends early keeps its own error (a cut reply stays `Truncated`).
 pub(crate) fn decode_json_as<T: DeserializeOwned>(
+    completion: &str,
     lines: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
     max_depth: usize,
@@ -95,10 +97,21 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         .rposition(|l| !is_blank(l))
         .map_or(0, |i| i + 1);
     let went_on = repairs.iter().any(|r| r.line > last);
+    // serde_json's error at its line of the reply, with its column where the
+    // line read is the completion's as written, and the field it is about.
+    let refuse = |e: &serde_json::Error, mended: Option<&json_mend::Mended>| {
+        let (line, column, read) = match mended {
+            // A value cut off has no column of its own: it stops at the end.
+            None if e.classify() == serde_json::error::Category::Eof => (e.line(), None, text),
+            None => (e.line(), column_in(completion, text, e), text),
+            Some(m) => (m.original_line(e.line(), e.column()), None, m.text.as_str()),
+        };
+        json_error(e, text, line, went_on)
+            .at_column(column)
+            .or_at_path(path_of::<T>(e, read))
+    };
     let Some(mended) = json_mend::mend(text) else {
-        return Err(
-            json_error(&error, text, error.line(), went_on).or_at_path(path_of::<T>(&error, text))
-        );
+        return Err(refuse(&error, None));
     };
     let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     match first_value::<T>(&mended.text) {
@@ -120,17 +133,35 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         // that a cut reply is named by its own error.
         // A cut shows in the text as written: a mend (a `//` read as a
         // comment) may leave a bracket open that the model closed.
-        Err(e) if e.classify() != serde_json::error::Category::Eof => Err(json_error(
-            &e,
-            text,
-            mended.original_line(e.line(), e.column()),
-            went_on,
-        )
-        .or_at_path(path_of::<T>(&e, &mended.text))),
-        _ => {
-            Err(json_error(&error, text, error.line(), went_on)
-                .or_at_path(path_of::<T>(&error, text)))
+        Err(e) if e.classify() != serde_json::error::Category::Eof => {
+            Err(refuse(&e, Some(&mended)))
         }
+        _ => Err(refuse(&error, None)),
+    }
+}
+
+/// The 1-based column, in characters, of serde_json's error `e` in `text`,
+/// where its line is the completion's own line as written (not one a
+/// wrapper was cut from).
+#[cold]
+fn column_in(completion: &str, text: &str, e: &serde_json::Error) -> Option<usize> {
+    let (line, column) = (e.line(), e.column());
+    let read = text.lines().nth(line.checked_sub(1)?)?;
+    let own = crate::lines::raw_lines(completion).nth(line - 1)?;
+    if own.strip_suffix('\r').unwrap_or(own) != read {
+        return None;
+    }
+    Some(read.get(..column.checked_sub(1)?)?.chars().count() + 1)
+}
+
+/// serde_json's words without the place it appends (` at line 1 column 5`):
+/// the error carries its line and column itself.
+fn words(e: &serde_json::Error) -> String {
+    let said = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match said.strip_suffix(&place) {
+        Some(words) => words.to_owned(),
+        None => said,
     }
 }
 
@@ -219,6 +250,7 @@ fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) {
 /// prose was stripped after it).
 fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> ParseError {
     use serde_json::error::Category;
+    let said = words(e);
     // A reply that ends inside a string or an open bracket was cut off, whatever
     // serde_json tripped on first: servers whose grammar lets raw line breaks into
     // strings produce `{"capital": "Paris }` followed by lines of text until the
@@ -230,7 +262,7 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
         return ParseError::new(
             ParseErrorKind::Syntax,
             Some(line),
-            format!("the JSON value is never closed ({e}), and the reply goes on after it, so it was not cut off: close each bracket where its value ends"),
+            format!("the JSON value is never closed ({said}), and the reply goes on after it, so it was not cut off: close each bracket where its value ends"),
         );
     }
     let category = if open == Open::Closed {
@@ -247,23 +279,23 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
                     .map(|u| Cow::Borrowed(u.as_str()))
                     .collect::<Vec<_>>(),
                 units.len() + 1,
-                &format!("JSON ends early: {e}"),
+                &format!("JSON ends early: {said}"),
             );
             return ParseError::truncated(
                 Some(line),
                 message,
-                format!("the JSON value is never closed ({e})"),
+                format!("the JSON value is never closed ({said})"),
             );
         }
         Category::Data if e.to_string().starts_with("missing field") => (
             ParseErrorKind::MissingField,
-            format!("the JSON reply lacks a field the type requires: {e}"),
+            format!("the JSON reply lacks a field the type requires: {said}"),
         ),
         Category::Data => (
             ParseErrorKind::InvalidValue,
             // serde's own words lead: `unknown variant `X`, expected one of ...`.
             format!(
-                "{} {e}",
+                "{} {said}",
                 match e.to_string() {
                     s if s.starts_with("unknown variant") =>
                         "a value in the JSON reply is none of the allowed ones:",
@@ -279,11 +311,11 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
         // the JSON is whole, and the value is what is wrong.
         Category::Syntax if e.to_string().starts_with("number out of range") => (
             ParseErrorKind::InvalidValue,
-            format!("a number in the JSON reply is outside what its field's type holds: {e}"),
+            format!("a number in the JSON reply is outside what its field's type holds: {said}"),
         ),
         Category::Syntax | Category::Io => (
             ParseErrorKind::Syntax,
-            format!("the reply is not valid JSON: {e}"),
+            format!("the reply is not valid JSON: {said}"),
         ),
     };
     ParseError::new(kind, Some(line), message)

@@ -143,7 +143,7 @@ fn decode_json_reply<T: DeserializeOwned>(
             ),
         ));
     }
-    let value = json::decode_json_as(&lines, &mut repairs, options.max_depth)?;
+    let value = json::decode_json_as(completion, &lines, &mut repairs, options.max_depth)?;
     repairs.sort_by_key(|r| r.line);
     Ok((value, repairs))
 }

@@ -268,7 +268,12 @@ pub(crate) fn decode_reply_guided<'c>(
         return Err(ParseError::empty());
     }
     let value = if json::looks_like_json(&lines) {
-        Node::from(json::decode_json(&lines, &mut repairs, options.max_depth)?)
+        Node::from(json::decode_json(
+            completion,
+            &lines,
+            &mut repairs,
+            options.max_depth,
+        )?)
     } else {
         let counted = layout::count_placeholders(&mut lines, &mut repairs);
         if let Some(guide) = guide {
