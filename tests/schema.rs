@@ -738,3 +738,31 @@ fn a_json_array_of_one_number_is_json() {
     let e = Vec::<u32>::from_toon("[2]\n  - 1\n  - 2").map(|v| v.len());
     assert_ne!(e.ok(), Some(1), "never the JSON [2]");
 }
+
+/// A pattern's `\d`, `\w` and `\s` are ASCII classes in the JSON Schema, as
+/// the decoder reads them: llguidance (1.9) read `\s` as any Unicode space, so
+/// a server held to the schema let through text (`12\u{a0}a`, a no-break
+/// space) the decoder then refused.
+#[test]
+fn a_patterns_classes_mean_in_the_schema_what_the_decoder_reads() {
+    #[derive(Debug, PartialEq, Toon, OutputSchema)]
+    struct Code {
+        #[toon(pattern = r"^\d+\s\w$")]
+        code: String,
+    }
+    let schema = Code::json_schema();
+    assert_eq!(
+        schema["properties"]["code"]["pattern"],
+        r"^[0-9]+[\t\n\x0B\x0C\r ][0-9A-Za-z_]$"
+    );
+    for (text, ok) in [
+        ("12 a", true),
+        ("\u{663}2 a", false),
+        ("12\u{a0}a", false),
+        ("12 \u{e9}", false),
+    ] {
+        let json = json!({ "code": text }).to_string();
+        assert_eq!(grammar_accepts(&schema, &json), ok, "schema on {text:?}");
+        assert_eq!(Code::from_toon(&json).is_ok(), ok, "decoder on {text:?}");
+    }
+}

@@ -459,6 +459,67 @@ pub(crate) fn constraint_note(shape: &Shape, c: &Constraints) -> Option<String> 
     }
 }
 
+/// `\d`, `\w` and `\s` (and their negations) written as ASCII classes, inside
+/// a class as their ranges; a negation inside a class is left as written.
+/// What the decoder's `regex_lite` reads them as, for the artefacts a server
+/// compiles (a grammar, a JSON Schema), whose engines may read them as Unicode.
+pub(crate) fn ascii_classes(pattern: &str) -> String {
+    let (mut out, mut class) = (String::with_capacity(pattern.len()), false);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let ranges = match next.to_ascii_lowercase() {
+                    'd' => Some("0-9"),
+                    'w' => Some("0-9A-Za-z_"),
+                    's' => Some("\\t\\n\\x0B\\x0C\\r "),
+                    _ => None,
+                };
+                match ranges {
+                    Some(r) if class && next.is_ascii_lowercase() => out.push_str(r),
+                    Some(r) if !class => {
+                        let not = if next.is_ascii_uppercase() { "^" } else { "" };
+                        out.push_str(&format!("[{not}{r}]"));
+                    }
+                    _ => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' if !class => {
+                class = true;
+                out.push(c);
+                // A `]` first in a class (or after `^`) is a literal.
+                let mut peek = chars.clone();
+                let mut lead = String::new();
+                if let Some('^') = peek.clone().next() {
+                    lead.push('^');
+                    peek.next();
+                }
+                if let Some(']') = peek.clone().next() {
+                    lead.push(']');
+                    peek.next();
+                }
+                if !lead.is_empty() {
+                    out.push_str(&lead);
+                    chars = peek;
+                }
+            }
+            ']' if class => {
+                class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::trim_doc;

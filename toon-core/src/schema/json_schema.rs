@@ -213,7 +213,8 @@ fn text_keywords(o: &mut serde_json::Map<String, Value>, c: &Constraints) {
         o.insert("maxLength".into(), n.into());
     }
     if let Some(p) = c.pattern {
-        o.insert("pattern".into(), p.into());
+        // As the decoder reads it: llguidance takes `\s` for any Unicode space.
+        o.insert("pattern".into(), crate::shape::ascii_classes(p).into());
     }
 }
 
