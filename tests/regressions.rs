@@ -728,6 +728,11 @@ fn a_json_refusal_names_the_field_it_is_about() {
         e.message().contains("not valid JSON: expected `,` or `}`;"),
         "{e}"
     );
+    // Cut off after a value the type refuses: the cut is what is wrong, so
+    // neither that value's field nor its column is named.
+    let e = refused(r#"{"items": [{"name": "a", "count": "2"}, {"name": "b", "cou"#);
+    assert_eq!(e.kind(), toon_core::ParseErrorKind::Truncated, "{e}");
+    assert_eq!((e.path(), e.column()), (None, None), "{e}");
     // After reasoning closed on the value's line: the line read is not the
     // reply's line as written, so no column is given for it.
     let e = refused("<think>one item</think>{\"items\": [{\"name\": 1, \"count\": 1}]}");

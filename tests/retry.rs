@@ -125,6 +125,20 @@ fn the_retry_turn_tells_the_model_what_to_write() {
         asked.ends_with("with this fixed; keep everything else as it was."),
         "{asked}"
     );
+    // Named: rows of the type's tables only, and not those of a table that
+    // is itself the refusal (none of its rows reads).
+    let lacks = ComplianceAnalysis::from_toon(
+        "compliance_status: NON_COMPLIANT\nnotes[2]{a,b}:\n  x,y\n  z\nviolations[0]{category,severity,description,related_rule_id,remediation}:\naudit_trail: a",
+    )
+    .unwrap_err();
+    assert_eq!(lacks.kind(), toon_core::ParseErrorKind::MissingField);
+    assert!(!lacks.to_string().contains("left out"), "{lacks}");
+    let whole = ComplianceAnalysis::from_toon(
+        "compliance_status: NON_COMPLIANT\nviolations[2]{category,severity,description,related_rule_id,remediation}:\n  privacy,HI,Emails logged,R-1,Mask them\n  access,HI,Open bucket,R-2,Close it\naudit_trail: a\nspoken_response: b",
+    )
+    .unwrap_err();
+    assert_eq!(whole.line(), Some(3), "{whole}");
+    assert!(!whole.to_string().contains("left out"), "{whole}");
     // Past a limit, with no place to lead in: a sentence that starts as one.
     let limit = toon_core::ReplyOptions {
         max_bytes: 10,

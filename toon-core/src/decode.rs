@@ -50,8 +50,15 @@ pub(crate) trait Forgive<'a> {
         false
     }
     /// A row that cannot be read (`short`: fewer cells than the header names),
-    /// not on the last line where it would be a cut: dropped?
-    fn malformed_row(&mut self, _line: usize, _reason: String, _short: bool) -> bool {
+    /// not on the last line where it would be a cut, under the header on
+    /// line `header`: dropped?
+    fn malformed_row(
+        &mut self,
+        _line: usize,
+        _header: usize,
+        _reason: String,
+        _short: bool,
+    ) -> bool {
         false
     }
     /// `key: value` lines at `depth`, where the rows or items of an array
@@ -481,6 +488,7 @@ impl<'a> Parser<'a, '_> {
                         ))
                         && self.forgive.malformed_row(
                             row.number(),
+                            line.number(),
                             format!("`{}`: {}", crate::lex::clip(row.content), e.message()),
                             e.kind() == DecodeErrorKind::WidthMismatch
                                 && split_unquoted(row.content, h.delim).count() < width,

@@ -22,6 +22,8 @@ pub(crate) enum Note {
     },
     DroppedRow {
         line: usize,
+        /// The line of its table's header.
+        header: usize,
         reason: String,
         /// Fewer cells than the header names: a cell left out, or a cut.
         short: bool,
@@ -53,9 +55,10 @@ impl<'a> Forgive<'a> for Forgiving {
         true
     }
 
-    fn malformed_row(&mut self, line: usize, reason: String, short: bool) -> bool {
+    fn malformed_row(&mut self, line: usize, header: usize, reason: String, short: bool) -> bool {
         self.notes.push(Note::DroppedRow {
             line,
+            header,
             reason,
             short,
         });

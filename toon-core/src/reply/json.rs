@@ -97,18 +97,28 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         .rposition(|l| !is_blank(l))
         .map_or(0, |i| i + 1);
     let went_on = repairs.iter().any(|r| r.line > last);
-    // serde_json's error at its line of the reply, with its column where the
-    // line read is the completion's as written, and the field it is about.
+    // serde_json's error at its line of the reply; a value refused or a
+    // syntax error also at its column, where the line read is the
+    // completion's as written, and a value refused at the field it is about.
+    // A reply cut off or never closed has neither: it stops at the end,
+    // whatever serde_json tripped on first.
     let refuse = |e: &serde_json::Error, mended: Option<&json_mend::Mended>| {
-        let (line, column, read) = match mended {
-            // A value cut off has no column of its own: it stops at the end.
-            None if e.classify() == serde_json::error::Category::Eof => (e.line(), None, text),
-            None => (e.line(), column_in(completion, text, e), text),
-            Some(m) => (m.original_line(e.line(), e.column()), None, m.text.as_str()),
+        let (line, read) = match mended {
+            None => (e.line(), text),
+            Some(m) => (m.original_line(e.line(), e.column()), m.text.as_str()),
         };
-        json_error(e, text, line, went_on)
-            .at_column(column)
-            .or_at_path(path_of::<T>(e, read))
+        let refused = json_error(e, text, line, went_on);
+        let value = matches!(
+            refused.kind(),
+            ParseErrorKind::InvalidValue | ParseErrorKind::MissingField
+        );
+        let syntax = refused.kind() == ParseErrorKind::Syntax
+            && e.classify() == serde_json::error::Category::Syntax;
+        let column = (mended.is_none() && (value || syntax))
+            .then(|| column_in(completion, text, e))
+            .flatten();
+        let path = value.then(|| path_of::<T>(e, read)).flatten();
+        refused.at_column(column).or_at_path(path)
     };
     let Some(mended) = json_mend::mend(text) else {
         return Err(refuse(&error, None));

@@ -209,6 +209,8 @@ pub(crate) struct Findings {
     pub short_rows: Vec<usize>,
     /// What the guide found of short rows: (line, the one column missing).
     pub missing_cells: Vec<(usize, String)>,
+    /// Every row the decoder dropped: (its line, its table's header line).
+    pub dropped_rows: Vec<(usize, usize)>,
 }
 
 impl Findings {
@@ -280,16 +282,20 @@ pub(crate) fn decode_reply_guided<'c>(
             findings.missing_cells = guide.repair(&mut lines, &mut repairs);
         }
         let d = decode_repaired(completion, lines, &mut repairs, &counted, &spec, buf)?;
-        findings.short_rows = d
-            .notes
-            .iter()
-            .filter_map(|n| match n {
-                Note::DroppedRow {
-                    line, short: true, ..
-                } => Some(*line),
-                _ => None,
-            })
-            .collect();
+        for note in &d.notes {
+            if let Note::DroppedRow {
+                line,
+                header,
+                short,
+                ..
+            } = note
+            {
+                findings.dropped_rows.push((*line, *header));
+                if *short {
+                    findings.short_rows.push(*line);
+                }
+            }
+        }
         d.value
     };
     repairs.sort_by_key(|r| r.line);

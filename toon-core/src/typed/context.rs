@@ -27,6 +27,10 @@ pub struct Cx {
     /// Rows read ahead by a stream, by the line of their table's first row,
     /// in order (see `typed::Ahead`); each taken once.
     ahead: Vec<(usize, Option<Rows>)>,
+    /// The header lines of the tables read so far, but one refused for
+    /// having no row that reads: a row the decoder dropped under one of them
+    /// was the type's to read.
+    tables: Vec<usize>,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -51,6 +55,7 @@ impl Cx {
             drop_rows,
             patterns: Vec::new(),
             ahead: Vec::new(),
+            tables: Vec::new(),
         }
     }
 
@@ -90,11 +95,17 @@ impl Cx {
         Err(e)
     }
 
-    /// The rows dropped so far, as `dropped_row` repairs.
-    pub(crate) fn dropped_rows(&self) -> impl Iterator<Item = &Repair> {
-        self.repairs
-            .iter()
-            .filter(|r| r.kind == RepairKind::DroppedRow)
+    /// The rows dropped so far, as `dropped_row` repairs: the type's own,
+    /// and the decoder's under a header whose line `header_of` gives, where
+    /// the type read that table.
+    pub(crate) fn dropped_rows<'s>(
+        &'s self,
+        header_of: impl Fn(usize) -> Option<usize> + 's,
+    ) -> impl Iterator<Item = &'s Repair> {
+        self.repairs.iter().filter(move |r| {
+            r.kind == RepairKind::DroppedRow
+                && !matches!(header_of(r.line), Some(h) if !self.tables.contains(&h))
+        })
     }
 
     pub(crate) fn into_repairs(mut self) -> Vec<Repair> {
@@ -370,10 +381,30 @@ impl Cx {
     /// Reads the rows of a table: each lent to `T` as a [`Row`] when the header
     /// is flat, so no row is assembled into an object. A table whose every row
     /// had to be dropped is refused: the model wrote rows, and none could be read.
-    pub(crate) fn rows<T: Toon>(&mut self, mut table: Table<'_>) -> Result<Vec<T>, ParseError> {
+    pub(crate) fn rows<T: Toon>(&mut self, table: Table<'_>) -> Result<Vec<T>, ParseError> {
+        // The header is on the line of the table's key.
+        let (header, mark) = (self.line().unwrap_or(0), self.repairs.len());
+        self.tables.push(header);
+        let (out, first) = self.read_rows(table)?;
+        match first {
+            // Refused as a whole: its rows are the refusal, not rows left out.
+            Some(e) if out.is_empty() => {
+                self.tables.pop();
+                self.repairs.truncate(mark);
+                Err(e)
+            }
+            _ => Ok(out),
+        }
+    }
+
+    /// The rows of a table the type could read, and the first error of a row it could not.
+    fn read_rows<T: Toon>(
+        &mut self,
+        mut table: Table<'_>,
+    ) -> Result<(Vec<T>, Option<ParseError>), ParseError> {
         if table.ahead.is_some() {
             if let Some(rows) = self.take_ahead(&table) {
-                return Ok(rows);
+                return Ok((rows, None));
             }
             table = table.with_cells();
         }
@@ -384,7 +415,7 @@ impl Cx {
                 let row = Placed::new(line, Node::object(row));
                 self.row(row, i, &mut out, &mut first)?;
             }
-            return every_row_dropped(out, first);
+            return Ok((out, first));
         }
         let Table {
             fields,
@@ -423,7 +454,7 @@ impl Cx {
             }
         }
         self.memo = outer;
-        every_row_dropped(out, first)
+        Ok((out, first))
     }
 
     /// The rows of `table` as a stream read them ahead, if they are of type
@@ -600,14 +631,6 @@ pub(crate) fn loose_variant<'n>(names: impl Iterator<Item = &'n str>, text: &str
     match (found.next(), found.next()) {
         (Some(i), None) => Some(i),
         _ => None,
-    }
-}
-
-/// The rows read, or the first row's error if every row was dropped.
-fn every_row_dropped<T>(out: Vec<T>, first: Option<ParseError>) -> Result<Vec<T>, ParseError> {
-    match first {
-        Some(e) if out.is_empty() => Err(e),
-        _ => Ok(out),
     }
 }
 

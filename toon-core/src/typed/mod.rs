@@ -336,14 +336,21 @@ pub(crate) fn read<T: Toon>(
     .map_err(|e| e.in_format(FORMAT))
 }
 
-/// A refusal that also names the rows dropped before it: the retry turn asks
-/// for the whole answer again with the refusal fixed and the rest kept, so
-/// the rows left out must be fixed too, or the next reply drops them again.
+/// A refusal that also names the rows of the type's tables dropped before
+/// it: the retry turn asks for the whole answer again with the refusal fixed
+/// and the rest kept, so the rows left out must be fixed too, or the next
+/// reply drops them again. Not a table's rows where none of them reads (the
+/// refusal is that table), nor rows of a table the type does not have.
 #[cold]
 fn also_dropped(e: ParseError, cx: &Cx, findings: &Findings) -> ParseError {
-    // Rows at or after the error's line are its own table's, dropped with it.
-    let before = |line: usize| !matches!(e.line(), Some(at) if line >= at);
-    let mut dropped: Vec<&Repair> = cx.dropped_rows().filter(|r| before(r.line)).collect();
+    let header_of = |line: usize| {
+        findings
+            .dropped_rows
+            .iter()
+            .find(|(row, _)| *row == line)
+            .map(|(_, header)| *header)
+    };
+    let mut dropped: Vec<&Repair> = cx.dropped_rows(header_of).collect();
     dropped.sort_by_key(|r| r.line);
     let Some(first) = dropped.first() else {
         return e;
