@@ -258,11 +258,18 @@ fn a_struct_of_delimited_fields_alone_reads_its_blocks() {
 
 #[test]
 fn a_block_streams_wherever_the_whole_reply_finds_it_and_once() {
-    // After a closing fence, and within reasoning: the whole reply cuts a
-    // block out before anything else, so the stream streams it there too.
+    // Within reasoning, a block is a draft the reasoning is stripped with:
+    // no answer (tests/principles.rs streams it).
+    let drafted = "<think>\n<answer>\nParis.\n</answer>\n</think>\nfound: true\ncitations[2]: 2,5\ncaveats: null\n";
+    assert_eq!(
+        Sourced::from_toon(drafted).unwrap_err().kind(),
+        ParseErrorKind::MissingField
+    );
+    // After a closing fence: the whole reply cuts a block out before
+    // anything else, so the stream streams it there too.
     for reply in [
         "```toon\nfound: true\ncitations[2]: 2,5\ncaveats: null\n```\n<answer>\nParis.\n</answer>\n",
-        "<think>\n<answer>\nParis.\n</answer>\n</think>\nfound: true\ncitations[2]: 2,5\ncaveats: null\n",
+        "<think>\nfirst the facts\n</think>\nfound: true\ncitations[2]: 2,5\ncaveats: null\n<answer>\nParis.\n</answer>\n",
     ] {
         let whole = Sourced::from_toon(reply).unwrap();
         assert_eq!(whole.answer, "Paris.");

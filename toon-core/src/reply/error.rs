@@ -84,6 +84,9 @@ struct Inner {
     /// For a reply refused as cut off: what failed, for when the server says
     /// the reply was not cut (see [`ParseError::not_cut`]).
     cause: Option<String>,
+    /// What it is about is whole (two answers, a key written twice): no cut
+    /// of the reply makes it, wherever it stands.
+    whole: bool,
     /// The format the reply was to be in, for the retry turn.
     format: Option<&'static str>,
     /// Where the message's advice to the caller begins (what to pass, which
@@ -127,6 +130,7 @@ impl ParseError {
             message: message.into(),
             source: None,
             cause: None,
+            whole: false,
             format: None,
             advice_at: None,
             column: None,
@@ -147,6 +151,18 @@ impl ParseError {
 
     /// A syntax error on a reply's last line, with no word from the server on
     /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
+    /// What the error is about is whole: a cut of the reply cannot explain it,
+    /// even on its last line (see [`on_last_line`](Self::on_last_line)).
+    pub(crate) fn whole(mut self) -> Self {
+        self.0.whole = true;
+        self
+    }
+
+    /// Whether [`whole`](Self::whole) was said of it.
+    pub(crate) fn is_whole(&self) -> bool {
+        self.0.whole
+    }
+
     pub(crate) fn on_last_line(mut self) -> Self {
         self.0.advice_at = Some(self.0.message.len());
         self.0.message.push_str(

@@ -175,10 +175,12 @@ pub(crate) fn settle_error(
             )
             .advice_from(what.len())
         }
-        // A key written twice is whole, on whatever line: no cut makes one.
+        // A key written twice, or a second answer, is whole, on whatever
+        // line: no cut makes one.
         FinishReason::Unknown
             if e.kind() == ParseErrorKind::Syntax
                 && e.line() == Some(last_line(completion))
+                && !e.is_whole()
                 && e.decode_error().map(DecodeError::kind)
                     != Some(DecodeErrorKind::DuplicateKey) =>
         {

@@ -84,7 +84,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     too_deep(text, max_depth)?;
     let error = match first_value::<T>(text) {
         Ok(Some((value, end))) => {
-            prose_after(text, end, repairs);
+            prose_after(text, end, repairs).map_err(second_value)?;
             return Ok(value);
         }
         Ok(None) => return Err(ParseError::empty()),
@@ -129,7 +129,8 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
             for &(kind, offset, what) in &mended.fixes {
                 repairs.push(Repair::new(kind, line_of(offset), what));
             }
-            prose_after(&mended.text, end, repairs);
+            prose_after(&mended.text, end, repairs)
+                .map_err(|line| second_value(mended.original_line(line, 1)))?;
             if let Some(r) = repairs
                 .last_mut()
                 .filter(|r| r.kind == RepairKind::StrippedProse)
@@ -239,20 +240,50 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, se
     }
 }
 
+/// Does `text` open with a JSON value that reads and ends its line?
+pub(crate) fn whole_json_at(text: &str) -> bool {
+    let text = text.trim_start();
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+    match values.next() {
+        Some(Ok(_)) => {
+            let rest = &text[values.byte_offset()..];
+            is_blank(rest.split('\n').next().unwrap_or(""))
+        }
+        _ => false,
+    }
+}
+
 /// Reports prose after the JSON value that ends at `end`.
-fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) {
+/// A second JSON value after the first is another answer, not prose: the
+/// line it starts on, as the error.
+fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), usize> {
     let rest = &text[end..];
     if !is_blank(rest) {
         let after = text[..end + (rest.len() - rest.trim_start().len())]
             .matches('\n')
             .count()
             + 1;
+        if rest.trim_start().starts_with(['{', '[']) && whole_json_at(rest) {
+            return Err(after);
+        }
         repairs.push(Repair::new(
             RepairKind::StrippedProse,
             after,
             "prose after the JSON value",
         ));
     }
+    Ok(())
+}
+
+/// Two JSON values: which one is the answer is not known.
+#[cold]
+fn second_value(line: usize) -> ParseError {
+    ParseError::new(
+        ParseErrorKind::Syntax,
+        Some(line),
+        "a second JSON value follows the first, and which one is the answer is not known; write one value",
+    )
+    .whole()
 }
 
 /// `serde_json`'s error in the reply decoder's terms, on `line` of the reply;

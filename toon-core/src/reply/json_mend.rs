@@ -84,7 +84,15 @@ pub(crate) fn mend(text: &str) -> Option<Mended> {
                 continue;
             }
             b',' => {
-                if matches!(significant(bytes, i + 1), Some((_, b'}' | b']'))) {
+                // Only a comma after a value: in `[,]` it follows nothing, and
+                // dropping it would read the model's list as an empty one.
+                let before = text[copied..i]
+                    .trim_end()
+                    .bytes()
+                    .last()
+                    .or_else(|| out.text.trim_end().bytes().last());
+                let after_value = !matches!(before, None | Some(b'[' | b'{' | b','));
+                if after_value && matches!(significant(bytes, i + 1), Some((_, b'}' | b']'))) {
                     out.text.push_str(&text[copied..i]);
                     out.fixes.push((
                         RepairKind::TrailingComma,

@@ -482,6 +482,15 @@ fn note_to_repair(note: Note) -> Repair {
 /// Turns the spec decoder's error into the reply decoder's: a string or a
 /// bracket left open on the last line of a reply means it was cut off; an
 /// indentation problem left after re-levelling means the nesting is ambiguous.
+/// Does the line stop inside a `\u` escape, before its four hex digits?
+fn cut_in_escape(line: &str) -> bool {
+    let line = line.trim_end();
+    line.rfind("\\u").is_some_and(|at| {
+        let rest = &line[at + 2..];
+        rest.len() < 4 && rest.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
 fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseError {
     use DecodeErrorKind as K;
     let last = lines
@@ -506,7 +515,17 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
         // mistake; the finish reason decides (see `finish`).
         // A header that is whole but malformed (`tags[two]: a,b`) is the
         // model's; one cut before its end leaves a bracket open.
-        K::UnterminatedString | K::InvalidEscape if on_last_line => ParseErrorKind::Truncated,
+        // A bad escape is a cut only where the text stops inside it (`\u00`):
+        // a closed `"Par\is"` is the model's own.
+        K::UnterminatedString if on_last_line => ParseErrorKind::Truncated,
+        K::InvalidEscape
+            if on_last_line
+                && lines
+                    .get(last.wrapping_sub(1))
+                    .is_some_and(|l| cut_in_escape(l)) =>
+        {
+            ParseErrorKind::Truncated
+        }
         _ if open_bracket => ParseErrorKind::Truncated,
         K::DepthLimit => ParseErrorKind::LimitExceeded,
         K::Indentation | K::UnexpectedIndent => {

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, trim_spaces};
+use crate::lex::{find_unquoted, split_unquoted, trim_spaces};
 
 pub(crate) const THINK_OPEN: &str = "<think>";
 pub(crate) const THINK_CLOSE: &str = "</think>";
@@ -96,7 +96,7 @@ pub(crate) fn strip<'c>(
         .collect();
     strip_reasoning(&mut lines, repairs)?;
     strip_tool_calls(&mut lines, repairs);
-    if !strip_fences(&mut lines, repairs)? {
+    if !strip_fences(&mut lines, repairs, guide)? {
         strip_leading_prose(&mut lines, repairs, guide)?;
         // After a JSON value the JSON reader finds where it ends; a line of a
         // string with raw line breaks (`Second paragraph."}`) is not prose.
@@ -105,6 +105,33 @@ pub(crate) fn strip<'c>(
         }
     }
     Ok(lines)
+}
+
+/// Where the reasoning [`strip_reasoning`] blanks ends in `completion`: after
+/// its `</think>`, or at the end where it never closes; `None` for a reply
+/// with no reasoning. What lies before it is not the answer's.
+pub(crate) fn reasoning_end(completion: &str) -> Option<usize> {
+    let lines: Vec<Cow<'_, str>> = crate::lines::raw_lines(completion)
+        .map(Cow::Borrowed)
+        .collect();
+    let first = lines.iter().position(|l| !is_blank(l))?;
+    let opens = lines[first].trim_start().starts_with(THINK_OPEN);
+    let closes_only = !opens
+        && (0..lines.len()).any(|i| {
+            may_start_with(&lines[i], b'<')
+                && lines[i].trim_start().starts_with(THINK_CLOSE)
+                && !in_table(&lines, i, false)
+        });
+    let from = match (opens, closes_only) {
+        (true, _) => completion.find(THINK_OPEN)? + THINK_OPEN.len(),
+        (false, true) => 0,
+        (false, false) => return None,
+    };
+    Some(
+        completion[from..]
+            .find(THINK_CLOSE)
+            .map_or(completion.len(), |end| from + end + THINK_CLOSE.len()),
+    )
 }
 
 /// Blanks `<think>…</think>` blocks. A reply that opens one and never closes it
@@ -250,7 +277,11 @@ pub(crate) fn is_fence(line: &str) -> bool {
 /// end. An empty block before another is skipped; a second block of data
 /// (fenced bare, `toon` or `json`) after the first is a second document, and
 /// taking either would be a guess: refused.
-fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> Result<bool, ParseError> {
+fn strip_fences(
+    lines: &mut [Cow<'_, str>],
+    repairs: &mut Vec<Repair>,
+    guide: Option<&dyn Guide>,
+) -> Result<bool, ParseError> {
     let fence = |lines: &[Cow<'_, str>], i: usize| is_fence(&lines[i]) && !in_table(lines, i, true);
     let mut from = 0;
     loop {
@@ -297,7 +328,31 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> Result
                     open + 1,
                     second + 1
                 ),
-            ));
+            )
+            .whole());
+        }
+        // Outside the block, an answer of its own (a JSON value, or two lines
+        // of the type's keys: one is as likely a label, `goal: two tasks.`)
+        // is a second document, as a second block would be.
+        let other = [0..open, close + 1..lines.len()]
+            .into_iter()
+            .find_map(|side| {
+                let mut starts = side.filter(|&i| answer_starts(lines, i, guide));
+                let first = starts.next()?;
+                let json = trim_spaces(&lines[first]).starts_with(['{', '[']);
+                (json || starts.next().is_some()).then_some(first)
+            });
+        if let Some(other) = other {
+            return Err(ParseError::new(
+                ParseErrorKind::Syntax,
+                Some(other + 1),
+                format!(
+                    "the reply holds an answer in the fenced block from line {} and another outside it, from line {}, and which one is the answer is not known; write the answer once, in one block",
+                    open + 1,
+                    other + 1
+                ),
+            )
+            .whole());
         }
         blank_prose(&mut lines[..open], 0, repairs, "before the fenced block");
         repairs.push(Repair::new(
@@ -320,6 +375,18 @@ fn strip_fences(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> Result
         );
         return Ok(true);
     }
+}
+
+/// Does line `i` start an answer: a line of one of the type's keys (its name
+/// then `:` or a header's `[`), or a JSON object or array that reads and
+/// ends its line (not `[1] Smith, 2020`, a citation)?
+fn answer_starts(lines: &[Cow<'_, str>], i: usize, guide: Option<&dyn Guide>) -> bool {
+    let content = trim_spaces(&lines[i]);
+    if content.starts_with(['{', '[']) {
+        return super::json::whole_json_at(&lines[i..].join("\n"));
+    }
+    let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
+    content[key_ends..].starts_with([':', '[']) && guide.is_some_and(|g| g.starts_document(content))
 }
 
 /// Does the fence on `line` open a block of data: bare, `toon` or `json`?
@@ -472,9 +539,8 @@ fn strip_trailing_prose(
     // lines aside), lines holding its delimiter are its rows written without
     // their indentation: for the decoder to read or refuse, never to drop. A
     // row of one cell holds none, so under such a table no line is prose.
-    let under_table = (0..first)
-        .rev()
-        .find(|&i| !is_blank(&lines[i]))
+    let above = (0..first).rev().find(|&i| !is_blank(&lines[i]));
+    let under_table = above
         .and_then(|above| expecting_rows(lines, above))
         .is_some_and(|(delim, cells)| {
             cells == 1
@@ -482,7 +548,21 @@ fn strip_trailing_prose(
                     .iter()
                     .all(|&i| find_unquoted(&lines[i], |c| c == delim).is_some())
         });
-    if under_table {
+    // Past the rows its header declares too, lines of exactly a table's
+    // width are rows more than it declared, not prose: dropping them would
+    // lose records. Of three cells or more: a sentence with one comma is as
+    // likely prose as a row of two.
+    let rows_past_count = above
+        .and_then(|above| {
+            table_header(&lines[above]).or_else(|| table_of(lines, above).map(|(_, head)| head))
+        })
+        .is_some_and(|(_, delim, cells)| {
+            cells > 2
+                && run
+                    .iter()
+                    .all(|&i| split_unquoted(lines[i].trim_end(), delim).count() == cells)
+        });
+    if under_table || rows_past_count {
         return;
     }
     repairs.push(Repair::new(

@@ -242,6 +242,26 @@ impl Cx {
                 return Err(e);
             }
             Source::Map(map, _) => map.into_iter().map(|(k, v)| (k, v.line)).collect(),
+            // A table none of whose columns the type has, as the same
+            // records written as list items would be.
+            Source::Row { row, taken: 0, .. }
+                if !row.cells.is_empty() && !row.fields.is_empty() =>
+            {
+                let names: Vec<String> = row
+                    .fields
+                    .iter()
+                    .take(3)
+                    .map(|f| format!("`{}`", f.name))
+                    .collect();
+                return Err(self.error(
+                    ParseErrorKind::MissingField,
+                    format!(
+                        "none of the type's fields is a column of the table, only {}{}: an answer must use the keys the prompt shows",
+                        names.join(", "),
+                        if row.fields.len() > 3 { " and more" } else { "" }
+                    ),
+                ));
+            }
             Source::Row { row, taken, .. } => (0..row.cells.len().min(row.fields.len()))
                 .filter(|i| taken & (1 << i) == 0)
                 .map(|i| (row.fields[i].name.clone(), row.line))

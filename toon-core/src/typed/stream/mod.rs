@@ -205,8 +205,13 @@ impl<T: Toon> ToonStream<T> {
             };
             let line_end = from + end;
             let line = self.text[self.scanned..line_end].trim_end_matches('\r');
+            let withdrawn = self.reader.reasoning_withdrawn();
             self.reader.line(line, self.scanned, &mut events);
             self.scanned = line_end + 1;
+            if self.reader.reasoning_withdrawn() != withdrawn {
+                // The blocks streamed so far were reasoning: their fields open again.
+                self.prose_names = super::delimited::names(&T::__shape());
+            }
         }
         if !self.keep_text {
             self.drop_decided();
@@ -288,10 +293,16 @@ impl<T: Toon> ToonStream<T> {
     /// A delimited field's opening tag at the start of the next line: the
     /// block opens, and its text streams from right after the tag. As the
     /// whole reply cuts its blocks out before anything else, wherever they
-    /// are, a block opens in any part of the reply, once per field.
+    /// are, a block opens in any part of the reply but its reasoning, once
+    /// per field (again after a `</think>` shows the lines before it were
+    /// reasoning).
     fn prose_opens(&mut self) -> bool {
-        // A line known not to open a block is not looked at again as it grows.
-        if self.prose_names.is_empty() || self.prose_checked == Some(self.scanned) {
+        // A line known not to open a block is not looked at again as it
+        // grows; in reasoning, no line opens one.
+        if self.prose_names.is_empty()
+            || self.prose_checked == Some(self.scanned)
+            || self.reader.in_reasoning()
+        {
             return false;
         }
         // Only the next line: the lines after it are not read yet.
@@ -362,6 +373,7 @@ impl<T: Toon> ToonStream<T> {
         delta.truncate(text_len);
         if !delta.is_empty() {
             block.started = true;
+            self.reader.mark_emitted();
             events.push(Event::Text {
                 key: block.key.to_owned(),
                 delta,

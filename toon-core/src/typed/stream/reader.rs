@@ -175,6 +175,24 @@ impl Reader {
     }
 
     /// `n` line breaks were passed without being read as lines (prose text).
+    /// Inside a `<think>` block the reply opened with: a tag there opens no
+    /// delimited block (the whole reply strips it with the reasoning).
+    pub(super) fn in_reasoning(&self) -> bool {
+        self.phase == Phase::Thinking
+    }
+
+    /// A `</think>` the reply never opened has withdrawn the lines before it
+    /// as reasoning.
+    pub(super) fn reasoning_withdrawn(&self) -> bool {
+        self.think.withdrawn
+    }
+
+    /// Events were emitted outside the reader (a delimited block's text),
+    /// which a withdrawal voids too.
+    pub(super) fn mark_emitted(&mut self) {
+        self.emitted = true;
+    }
+
     pub(super) fn skip_breaks(&mut self, n: usize) {
         self.line += n;
     }

@@ -1,0 +1,170 @@
+//! Replies that broke one of the principles a reply is read by (a repair
+//! never guesses; a model that said nothing never reads as one that found
+//! nothing; a cut is named only where it is one), found by an audit: each
+//! was read wrongly before its fix.
+
+mod common;
+
+use common::types::*;
+use toon_core::{from_json_reply, ParseErrorKind, StreamEvent, Toon, ToonStream};
+
+/// A delimited block inside the reasoning is a draft the whole reply strips
+/// with it, not the answer: the field is missing. The stream agrees, and a
+/// block streamed before a `</think>` the reply never opened is withdrawn.
+#[test]
+fn a_block_in_the_reasoning_is_not_the_answer() {
+    let drafted = "<think>\nDraft:\n<answer>\nLyon\n</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null";
+    let e = SourcedProse::from_toon(drafted).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::MissingField, "{e}");
+    assert_eq!(e.path(), Some("answer"), "{e}");
+    // With the real block after the reasoning, that one is the answer.
+    let answered = format!("{drafted}\n<answer>\nParis\n</answer>");
+    assert_eq!(SourcedProse::from_toon(&answered).unwrap().answer, "Paris");
+    // Reasoning opened by the prompt's template: only its `</think>` shows.
+    let templated = "Draft:\n<answer>\nLyon\n</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null\n<answer>\nParis\n</answer>";
+    for text in [answered.as_str(), templated] {
+        let mut stream = ToonStream::<SourcedProse>::new();
+        let mut events = Vec::new();
+        for chunk in text.as_bytes().chunks(3) {
+            events.extend(stream.push(std::str::from_utf8(chunk).unwrap()));
+        }
+        events.extend(stream.end());
+        assert_eq!(stream.finish().unwrap().value.answer, "Paris", "{text}");
+        // The text that stands (after the last withdrawal) is the answer's.
+        let last_withdrawal = events
+            .iter()
+            .rposition(|e| matches!(e, StreamEvent::Withdrawn))
+            .map_or(0, |i| i + 1);
+        let text_events: String = events[last_withdrawal..]
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::Text { delta, .. } => Some(delta.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(text_events, "Paris", "{text}: {events:?}");
+    }
+}
+
+/// A second answer beside the first is refused, not dropped as prose: two
+/// JSON values, or an answer inside a fence and another outside it.
+#[test]
+fn a_second_answer_is_refused_not_dropped_as_prose() {
+    let france = r#"{"country":"France","capital":"Paris"}"#;
+    let spain = r#"{"country":"Spain","capital":"Madrid"}"#;
+    for (reply, line) in [
+        (format!("{france}\n{spain}"), 2),
+        (format!("{france} {spain}"), 1),
+        (format!("```json\n{france}\n```\n{spain}"), 4),
+        (
+            "```toon\ncountry: France\ncapital: Paris\n```\ncountry: Spain\ncapital: Madrid".into(),
+            5,
+        ),
+        (
+            "country: Spain\ncapital: Madrid\n```toon\ncountry: France\ncapital: Paris\n```".into(),
+            1,
+        ),
+    ] {
+        let e = Capital::from_toon(&reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}: {e}");
+        assert_eq!(e.line(), Some(line), "{reply}: {e}");
+        assert!(
+            !e.to_string().contains("cut off"),
+            "a second answer is no cut: {e}"
+        );
+    }
+    let e = from_json_reply::<Capital>(&format!("{france}\n{spain}")).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+    // Prose is still prose, a citation line included.
+    for after in ["The capital is Paris.", "[1] Source: an atlas."] {
+        let reply = format!("```toon\ncountry: France\ncapital: Paris\n```\n{after}");
+        assert_eq!(Capital::from_toon(&reply).unwrap().capital, "Paris");
+        let reply = format!("{france}\n{after}");
+        assert_eq!(Capital::from_toon(&reply).unwrap().capital, "Paris");
+    }
+}
+
+/// Lines at the margin after a table whose count is reached, each exactly
+/// the table's width, are rows the header did not count: refused, never
+/// dropped as prose.
+#[test]
+fn rows_past_the_count_at_the_margin_are_not_prose() {
+    let header = "[1]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Bad,R-1,Fix\n";
+    for rest in [
+        "safety,LOW,Worse,R-2,Fix it.",
+        "\nsafety,LOW,Worse,R-2,Fix it\nretention,LOW,Old logs,R-3,Delete them",
+    ] {
+        let reply = format!("{header}{rest}");
+        let e = Vec::<Violation>::from_toon(&reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}: {e}");
+    }
+    // A sentence after it is prose, commas and all.
+    let read = Vec::<Violation>::from_toon_with_report(&format!(
+        "{header}\nHope this helps, let me know."
+    ))
+    .unwrap();
+    assert_eq!(read.value.len(), 1);
+    assert_eq!(read.repairs[0].kind, toon_core::RepairKind::StrippedProse);
+}
+
+#[derive(Debug, PartialEq, Toon, serde::Deserialize)]
+struct Opts {
+    a: Option<u32>,
+    b: Option<String>,
+}
+
+/// A table none of whose columns the type has said nothing of the type's
+/// fields: refused, as the same records written as list items are, not read
+/// as records of defaults.
+#[test]
+fn a_table_of_none_of_the_types_columns_is_refused() {
+    let e = Vec::<Opts>::from_toon("[2]{x,y}:\n  1,2\n  3,4").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::MissingField, "{e}");
+    assert_eq!(e.line(), Some(2), "{e}");
+    assert!(e.message().contains("only `x`, `y`"), "{e}");
+    let e = Vec::<Opts>::from_toon("[2]:\n  - x: 1\n  - x: 2").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::MissingField, "{e}");
+    // One column of the type's is enough: the others are reported.
+    let read = Vec::<Opts>::from_toon_with_report("[2]{a,y}:\n  1,2\n  3,4").unwrap();
+    assert_eq!(
+        read.value[1],
+        Opts {
+            a: Some(3),
+            b: None
+        }
+    );
+    assert_eq!(read.repairs.len(), 2);
+}
+
+#[derive(Debug, PartialEq, Toon, serde::Deserialize)]
+struct Tags {
+    tags: Vec<String>,
+}
+
+/// A comma that follows nothing (`[,]`) is not a trailing comma: dropping it
+/// would read the model's list as an empty one.
+#[test]
+fn a_comma_after_nothing_is_not_mended_away() {
+    for reply in [r#"{"tags": [,]}"#, r#"{"tags": [ , ]}"#] {
+        assert!(from_json_reply::<Tags>(reply).is_err(), "{reply}");
+        assert!(Tags::from_toon(reply).is_err(), "{reply}");
+    }
+    assert!(from_json_reply::<Opts>("{,}").is_err());
+    // After a value it is still mended.
+    let read = Tags::from_toon_with_report(r#"{"tags": ["a",]}"#).unwrap();
+    assert_eq!(read.value.tags, ["a"]);
+    assert!(read
+        .repairs
+        .iter()
+        .any(|r| r.kind == toon_core::RepairKind::TrailingComma));
+}
+
+/// A closed string with an escape TOON lacks, on the last line, is the
+/// model's mistake; only a text that stops inside an escape was cut there.
+#[test]
+fn a_bad_escape_in_a_closed_string_is_no_cut() {
+    let e = Capital::from_toon("country: France\ncapital: \"Par\\is\"").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+    let e = Capital::from_toon("country: France\ncapital: \"Par\\u00").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
+}
