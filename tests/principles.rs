@@ -168,3 +168,34 @@ fn a_bad_escape_in_a_closed_string_is_no_cut() {
     let e = Capital::from_toon("country: France\ncapital: \"Par\\u00").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
 }
+
+#[derive(Debug, PartialEq, Toon)]
+struct Outer {
+    name: String,
+    opts: Option<Opts>,
+}
+
+/// An empty object where a struct with fields belongs said nothing of them,
+/// at any depth, as at the root: refused, not read as each field missing.
+/// `to_toon` writes every field (`null` too), so no value reads back so.
+#[test]
+fn an_empty_object_for_a_struct_is_refused_at_any_depth() {
+    for reply in ["[{}, {}]", "[2]:\n  -\n  -"] {
+        let e = Vec::<Opts>::from_toon(reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::MissingField, "{reply}: {e}");
+        assert_eq!(e.path(), Some("[0]"), "{reply}: {e}");
+    }
+    let e = Option::<Opts>::from_toon("{}").unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::MissingField, "{e}");
+    let e = Outer::from_toon("name: a\nopts:").unwrap_err();
+    assert_eq!((e.line(), e.path()), (Some(2), Some("opts")), "{e}");
+    assert!(e.retry_prompt().contains("an optional one as null"), "{e}");
+    // Written as null, or with its fields null, it reads.
+    assert_eq!(Outer::from_toon("name: a\nopts: null").unwrap().opts, None);
+    let none = Opts { a: None, b: None };
+    let back = Outer {
+        name: "a".into(),
+        opts: Some(none),
+    };
+    assert_eq!(Outer::from_toon(&back.to_toon()).unwrap(), back);
+}

@@ -241,6 +241,16 @@ impl Cx {
                 self.leave_key();
                 return Err(e);
             }
+            // An empty object where the type has fields (`opts:` with nothing
+            // under it, a list item `{}`): it said nothing of them, which is
+            // not each of them missing. `to_toon` writes every field, `null`
+            // too, so no value of the type is written so.
+            Source::Map(_, 0) if !fields.1.is_empty() => {
+                return Err(self.error(
+                    ParseErrorKind::MissingField,
+                    "the object is empty, none of the type's fields is in it: write its fields as the prompt shows, an optional one as null",
+                ));
+            }
             Source::Map(map, _) => map.into_iter().map(|(k, v)| (k, v.line)).collect(),
             // A table none of whose columns the type has, as the same
             // records written as list items would be.
