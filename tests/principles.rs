@@ -8,9 +8,36 @@ mod common;
 use common::types::*;
 use toon_core::{from_json_reply, ParseErrorKind, StreamEvent, Toon, ToonStream};
 
-/// A delimited block inside the reasoning is a draft the whole reply strips
-/// with it, not the answer: the field is missing. The stream agrees, and a
-/// block streamed before a `</think>` the reply never opened is withdrawn.
+/// Streams `text` in chunks of 3 bytes: the events, and `finish`'s value.
+fn streamed(
+    text: &str,
+) -> (
+    Vec<StreamEvent>,
+    Result<SourcedProse, toon_core::ParseError>,
+) {
+    let mut stream = ToonStream::<SourcedProse>::new();
+    let mut events = Vec::new();
+    for chunk in text.as_bytes().chunks(3) {
+        events.extend(stream.push(std::str::from_utf8(chunk).unwrap()));
+    }
+    events.extend(stream.end());
+    (events, stream.finish().map(|r| r.value))
+}
+
+/// The deltas of the `answer` field, joined.
+fn streamed_answer(events: &[StreamEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Text { delta, .. } => Some(delta.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A delimited block inside the `<think>` block a reply opens with is a
+/// draft the whole reply strips with it, not the answer: the field is
+/// missing. The stream streams no text of it.
 #[test]
 fn a_block_in_the_reasoning_is_not_the_answer() {
     let drafted = "<think>\nDraft:\n<answer>\nLyon\n</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null";
@@ -20,29 +47,21 @@ fn a_block_in_the_reasoning_is_not_the_answer() {
     // With the real block after the reasoning, that one is the answer.
     let answered = format!("{drafted}\n<answer>\nParis\n</answer>");
     assert_eq!(SourcedProse::from_toon(&answered).unwrap().answer, "Paris");
-    // Reasoning opened by the prompt's template: only its `</think>` shows.
-    let templated = "Draft:\n<answer>\nLyon\n</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null\n<answer>\nParis\n</answer>";
-    for text in [answered.as_str(), templated] {
-        let mut stream = ToonStream::<SourcedProse>::new();
-        let mut events = Vec::new();
-        for chunk in text.as_bytes().chunks(3) {
-            events.extend(stream.push(std::str::from_utf8(chunk).unwrap()));
-        }
-        events.extend(stream.end());
-        assert_eq!(stream.finish().unwrap().value.answer, "Paris", "{text}");
-        // The text that stands (after the last withdrawal) is the answer's.
-        let last_withdrawal = events
-            .iter()
-            .rposition(|e| matches!(e, StreamEvent::Withdrawn))
-            .map_or(0, |i| i + 1);
-        let text_events: String = events[last_withdrawal..]
-            .iter()
-            .filter_map(|e| match e {
-                StreamEvent::Text { delta, .. } => Some(delta.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(text_events, "Paris", "{text}: {events:?}");
+    let (events, value) = streamed(&answered);
+    assert_eq!(value.unwrap().answer, "Paris");
+    assert_eq!(streamed_answer(&events), "Paris", "{events:?}");
+    // Only the block the reply opens with is reasoning, as the whole reply
+    // strips it: a later `<think>` line is not, and the stream agrees.
+    let later = "<think>plan</think>\n<think>\n<answer>draft</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null\n";
+    let whole = SourcedProse::from_toon(later);
+    let (events, value) = streamed(later);
+    assert_eq!(
+        format!("{value:?}"),
+        format!("{whole:?}"),
+        "the stream's finish is from_toon"
+    );
+    if let Ok(v) = whole {
+        assert_eq!(streamed_answer(&events), v.answer, "{events:?}");
     }
 }
 
@@ -75,13 +94,20 @@ fn a_second_answer_is_refused_not_dropped_as_prose() {
     }
     let e = from_json_reply::<Capital>(&format!("{france}\n{spain}")).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
-    // Prose is still prose, a citation line included.
-    for after in ["The capital is Paris.", "[1] Source: an atlas."] {
+    // Prose is still prose: a citation line, one line of a key (a label),
+    // an example in a block of another language.
+    for after in [
+        "The capital is Paris.",
+        "[1] Source: an atlas.",
+        "country: the country asked about.",
+    ] {
         let reply = format!("```toon\ncountry: France\ncapital: Paris\n```\n{after}");
         assert_eq!(Capital::from_toon(&reply).unwrap().capital, "Paris");
         let reply = format!("{france}\n{after}");
         assert_eq!(Capital::from_toon(&reply).unwrap().capital, "Paris");
     }
+    let example = "```toon\ncountry: France\ncapital: Paris\n```\nAs a Python class:\n```python\nclass Capital(BaseModel):\n    country: str\n    capital: str\n```";
+    assert_eq!(Capital::from_toon(example).unwrap().capital, "Paris");
 }
 
 /// Lines at the margin after a table whose count is reached, each exactly
@@ -98,13 +124,17 @@ fn rows_past_the_count_at_the_margin_are_not_prose() {
         let e = Vec::<Violation>::from_toon(&reply).unwrap_err();
         assert_eq!(e.kind(), ParseErrorKind::Syntax, "{reply}: {e}");
     }
-    // A sentence after it is prose, commas and all.
-    let read = Vec::<Violation>::from_toon_with_report(&format!(
-        "{header}\nHope this helps, let me know."
-    ))
-    .unwrap();
-    assert_eq!(read.value.len(), 1);
-    assert_eq!(read.repairs[0].kind, toon_core::RepairKind::StrippedProse);
+    // A sentence after it is prose, commas and all, even as many as the
+    // table has cells: its words after its commas begin with a space.
+    for sentence in [
+        "Hope this helps, let me know.",
+        "These are all, as far as I can tell, the rules broken, in order, today.",
+    ] {
+        let read =
+            Vec::<Violation>::from_toon_with_report(&format!("{header}\n{sentence}")).unwrap();
+        assert_eq!(read.value.len(), 1, "{sentence}");
+        assert_eq!(read.repairs[0].kind, toon_core::RepairKind::StrippedProse);
+    }
 }
 
 #[derive(Debug, PartialEq, Toon, serde::Deserialize)]
@@ -165,6 +195,19 @@ fn a_comma_after_nothing_is_not_mended_away() {
 fn a_bad_escape_in_a_closed_string_is_no_cut() {
     let e = Capital::from_toon("country: France\ncapital: \"Par\\is\"").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+    // In a table's last row, as in any other: the row is dropped, not the
+    // reply called cut.
+    let stop = toon_core::ReplyOptions {
+        finish_reason: toon_core::FinishReason::Stop,
+        ..Default::default()
+    };
+    let rows = "[2]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Bad,R-1,Fix\n  safety,LOW,\"Wor\\se\",R-2,Fix";
+    let read = Vec::<Violation>::from_toon_with_options(rows, &stop).unwrap();
+    assert_eq!(read.value.len(), 1);
+    assert!(read
+        .repairs
+        .iter()
+        .any(|r| r.kind == toon_core::RepairKind::DroppedRow && r.line == 3));
     let e = Capital::from_toon("country: France\ncapital: \"Par\\u00").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
 }
@@ -198,4 +241,23 @@ fn an_empty_object_for_a_struct_is_refused_at_any_depth() {
         opts: Some(none),
     };
     assert_eq!(Outer::from_toon(&back.to_toon()).unwrap(), back);
+}
+
+/// Looking for a second answer beside a fenced block reads the rest of the
+/// reply once: lines of open brackets outside it took a copy of the rest
+/// each (quadratic: a megabyte of them ran for minutes).
+#[test]
+fn a_second_answer_is_looked_for_in_one_pass() {
+    let reply = format!(
+        "```toon\ncountry: France\ncapital: Paris\n```\n{}",
+        "[\n".repeat(100_000)
+    );
+    let started = std::time::Instant::now();
+    let read = Capital::from_toon(&reply);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(read.unwrap().capital, "Paris");
 }

@@ -479,13 +479,13 @@ impl<'a> Parser<'a, '_> {
                     table.ends.push(table.cells.len());
                     table.lines.push(row.number());
                 }
-                // A quoted cell left open on the last line is a cut, not a bad row.
+                // A quoted cell left open on the last line, or stopping inside
+                // an escape, is a cut, not a bad row.
                 Err(e)
                     if !(self.c.pos >= self.c.lines.len()
-                        && matches!(
-                            e.kind(),
-                            DecodeErrorKind::UnterminatedString | DecodeErrorKind::InvalidEscape
-                        ))
+                        && (e.kind() == DecodeErrorKind::UnterminatedString
+                            || (e.kind() == DecodeErrorKind::InvalidEscape
+                                && crate::lex::cut_in_escape(row.content))))
                         && self.forgive.malformed_row(
                             row.number(),
                             line.number(),

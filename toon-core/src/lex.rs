@@ -89,6 +89,15 @@ fn after_quoted(b: &[u8], mut k: usize) -> Option<usize> {
     None
 }
 
+/// Does the line stop inside a `\u` escape, before its four hex digits?
+pub(crate) fn cut_in_escape(line: &str) -> bool {
+    let line = line.trim_end();
+    line.rfind("\\u").is_some_and(|at| {
+        let rest = &line[at + 2..];
+        rest.len() < 4 && rest.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
 /// Splits on unquoted occurrences of `delim` and trims spaces around each token (Appendix B.3).
 ///
 /// An empty `s` gives one empty token; callers that treat "nothing" as zero

@@ -149,8 +149,6 @@ impl ParseError {
         e
     }
 
-    /// A syntax error on a reply's last line, with no word from the server on
-    /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
     /// What the error is about is whole: a cut of the reply cannot explain it,
     /// even on its last line (see [`on_last_line`](Self::on_last_line)).
     pub(crate) fn whole(mut self) -> Self {
@@ -163,6 +161,8 @@ impl ParseError {
         self.0.whole
     }
 
+    /// A syntax error on a reply's last line, with no word from the server on
+    /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
     pub(crate) fn on_last_line(mut self) -> Self {
         self.0.advice_at = Some(self.0.message.len());
         self.0.message.push_str(

@@ -482,15 +482,6 @@ fn note_to_repair(note: Note) -> Repair {
 /// Turns the spec decoder's error into the reply decoder's: a string or a
 /// bracket left open on the last line of a reply means it was cut off; an
 /// indentation problem left after re-levelling means the nesting is ambiguous.
-/// Does the line stop inside a `\u` escape, before its four hex digits?
-fn cut_in_escape(line: &str) -> bool {
-    let line = line.trim_end();
-    line.rfind("\\u").is_some_and(|at| {
-        let rest = &line[at + 2..];
-        rest.len() < 4 && rest.bytes().all(|b| b.is_ascii_hexdigit())
-    })
-}
-
 fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseError {
     use DecodeErrorKind as K;
     let last = lines
@@ -522,7 +513,7 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
             if on_last_line
                 && lines
                     .get(last.wrapping_sub(1))
-                    .is_some_and(|l| cut_in_escape(l)) =>
+                    .is_some_and(|l| crate::lex::cut_in_escape(l)) =>
         {
             ParseErrorKind::Truncated
         }

@@ -107,26 +107,15 @@ pub(crate) fn strip<'c>(
     Ok(lines)
 }
 
-/// Where the reasoning [`strip_reasoning`] blanks ends in `completion`: after
-/// its `</think>`, or at the end where it never closes; `None` for a reply
-/// with no reasoning. What lies before it is not the answer's.
-pub(crate) fn reasoning_end(completion: &str) -> Option<usize> {
-    let lines: Vec<Cow<'_, str>> = crate::lines::raw_lines(completion)
-        .map(Cow::Borrowed)
-        .collect();
-    let first = lines.iter().position(|l| !is_blank(l))?;
-    let opens = lines[first].trim_start().starts_with(THINK_OPEN);
-    let closes_only = !opens
-        && (0..lines.len()).any(|i| {
-            may_start_with(&lines[i], b'<')
-                && lines[i].trim_start().starts_with(THINK_CLOSE)
-                && !in_table(&lines, i, false)
-        });
-    let from = match (opens, closes_only) {
-        (true, _) => completion.find(THINK_OPEN)? + THINK_OPEN.len(),
-        (false, true) => 0,
-        (false, false) => return None,
-    };
+/// Where the `<think>` block a reply opens with (its first significant line)
+/// ends in `completion`: after its `</think>`, or at the end where it never
+/// closes; `None` for a reply that does not open with one. What lies before
+/// is not the answer's. (Reasoning a chat template opened shows only its
+/// `</think>`, which a stream cannot know of until it comes: not counted.)
+pub(crate) fn opening_reasoning_end(completion: &str) -> Option<usize> {
+    let first = crate::lines::raw_lines(completion).find(|l| !is_blank(l))?;
+    let from = first.trim_start().strip_prefix(THINK_OPEN)?;
+    let from = from.as_ptr() as usize - completion.as_ptr() as usize;
     Some(
         completion[from..]
             .find(THINK_CLOSE)
@@ -331,17 +320,11 @@ fn strip_fences(
             )
             .whole());
         }
-        // Outside the block, an answer of its own (a JSON value, or two lines
-        // of the type's keys: one is as likely a label, `goal: two tasks.`)
-        // is a second document, as a second block would be.
+        // Outside the block, an answer of its own is a second document, as
+        // a second block would be.
         let other = [0..open, close + 1..lines.len()]
             .into_iter()
-            .find_map(|side| {
-                let mut starts = side.filter(|&i| answer_starts(lines, i, guide));
-                let first = starts.next()?;
-                let json = trim_spaces(&lines[first]).starts_with(['{', '[']);
-                (json || starts.next().is_some()).then_some(first)
-            });
+            .find_map(|side| answer_beside(lines, side, guide));
         if let Some(other) = other {
             return Err(ParseError::new(
                 ParseErrorKind::Syntax,
@@ -377,16 +360,45 @@ fn strip_fences(
     }
 }
 
-/// Does line `i` start an answer: a line of one of the type's keys (its name
-/// then `:` or a header's `[`), or a JSON object or array that reads and
-/// ends its line (not `[1] Smith, 2020`, a citation)?
-fn answer_starts(lines: &[Cow<'_, str>], i: usize, guide: Option<&dyn Guide>) -> bool {
-    let content = trim_spaces(&lines[i]);
-    if content.starts_with(['{', '[']) {
-        return super::json::whole_json_at(&lines[i..].join("\n"));
+/// The first line of an answer among `side`, the lines on one side of the
+/// fenced block: a JSON object or array that reads and ends its line (not
+/// `[1] Smith, 2020`, a citation), or the first of two lines of the type's
+/// keys (a name, then `:` or a header's `[`; one alone is as likely a label,
+/// `goal: two tasks.`). Lines in other fenced blocks (a ```` ```python ````
+/// example) are not the reply's, and only the first line opening a bracket
+/// is tried as JSON: the rest of the side is read once.
+fn answer_beside(
+    lines: &[Cow<'_, str>],
+    side: std::ops::Range<usize>,
+    guide: Option<&dyn Guide>,
+) -> Option<usize> {
+    let (mut fenced, mut json_tried, mut keyed) = (false, false, None);
+    for i in side.clone() {
+        if is_fence(&lines[i]) {
+            fenced = !fenced;
+            continue;
+        }
+        let content = trim_spaces(&lines[i]);
+        if fenced || content.is_empty() {
+            continue;
+        }
+        if content.starts_with(['{', '[']) && !json_tried {
+            json_tried = true;
+            if super::json::whole_json_at(&lines[i..side.end].join("\n")) {
+                return Some(i);
+            }
+        }
+        let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
+        let keyed_line = content[key_ends..].starts_with([':', '['])
+            && guide.is_some_and(|g| g.starts_document(content));
+        if keyed_line {
+            match keyed {
+                Some(first) => return Some(first),
+                None => keyed = Some(i),
+            }
+        }
     }
-    let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
-    content[key_ends..].starts_with([':', '[']) && guide.is_some_and(|g| g.starts_document(content))
+    None
 }
 
 /// Does the fence on `line` open a block of data: bare, `toon` or `json`?
@@ -550,17 +562,26 @@ fn strip_trailing_prose(
         });
     // Past the rows its header declares too, lines of exactly a table's
     // width are rows more than it declared, not prose: dropping them would
-    // lose records. Of three cells or more: a sentence with one comma is as
-    // likely prose as a row of two.
+    // lose records. Of three cells or more (a sentence with one comma is as
+    // likely prose as a row of two), and none after the first begun with a
+    // space, as a sentence's words after its commas are.
     let rows_past_count = above
         .and_then(|above| {
             table_header(&lines[above]).or_else(|| table_of(lines, above).map(|(_, head)| head))
         })
         .is_some_and(|(_, delim, cells)| {
             cells > 2
-                && run
-                    .iter()
-                    .all(|&i| split_unquoted(lines[i].trim_end(), delim).count() == cells)
+                && run.iter().all(|&i| {
+                    let line = lines[i].trim_end();
+                    let mut rest = line;
+                    while let Some(at) = find_unquoted(rest, |c| c == delim) {
+                        rest = &rest[at + delim.len_utf8()..];
+                        if rest.starts_with(' ') {
+                            return false;
+                        }
+                    }
+                    split_unquoted(line, delim).count() == cells
+                })
         });
     if under_table || rows_past_count {
         return;

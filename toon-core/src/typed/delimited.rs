@@ -67,7 +67,8 @@ pub(crate) fn opening(text: &str, name: &str) -> Option<(usize, usize)> {
 /// The completion with each delimited block blanked (its line breaks kept, so
 /// every line keeps its number), and the blocks' texts. Blocks are cut in the
 /// order they open, as a stream meets them: a tag inside an open block is that
-/// block's text, whichever field it names. A tag in the reasoning opens none.
+/// block's text, whichever field it names. A tag in the reasoning the reply
+/// opens with opens none.
 pub(crate) fn split(
     completion: &str,
     names: &[&'static str],
@@ -76,11 +77,15 @@ pub(crate) fn split(
     let mut toon = completion.to_owned();
     let mut prose = Vec::new();
     let mut unread = names.to_vec();
-    // A block inside the reasoning is a draft, stripped with it: blocks open
-    // from the line the reasoning ends on (it comes first, so cutting the
-    // blocks after it leaves this offset where it is).
-    let from = crate::reply::strip::reasoning_end(completion)
-        .map_or(0, |end| completion[..end].rfind('\n').map_or(0, |i| i + 1));
+    // A block inside the reasoning the reply opens with is a draft, stripped
+    // with it: blocks open from the line after the one it ends on, as a
+    // stream meets them (it comes first, so cutting the blocks after it
+    // leaves this offset where it is).
+    let from = crate::reply::strip::opening_reasoning_end(completion).map_or(0, |end| {
+        completion[end..]
+            .find('\n')
+            .map_or(completion.len(), |i| end + i + 1)
+    });
     loop {
         let first = unread
             .iter()

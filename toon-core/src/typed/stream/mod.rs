@@ -205,13 +205,8 @@ impl<T: Toon> ToonStream<T> {
             };
             let line_end = from + end;
             let line = self.text[self.scanned..line_end].trim_end_matches('\r');
-            let withdrawn = self.reader.reasoning_withdrawn();
             self.reader.line(line, self.scanned, &mut events);
             self.scanned = line_end + 1;
-            if self.reader.reasoning_withdrawn() != withdrawn {
-                // The blocks streamed so far were reasoning: their fields open again.
-                self.prose_names = super::delimited::names(&T::__shape());
-            }
         }
         if !self.keep_text {
             self.drop_decided();
@@ -293,9 +288,8 @@ impl<T: Toon> ToonStream<T> {
     /// A delimited field's opening tag at the start of the next line: the
     /// block opens, and its text streams from right after the tag. As the
     /// whole reply cuts its blocks out before anything else, wherever they
-    /// are, a block opens in any part of the reply but its reasoning, once
-    /// per field (again after a `</think>` shows the lines before it were
-    /// reasoning).
+    /// are, a block opens in any part of the reply but the reasoning block it
+    /// opens with, once per field.
     fn prose_opens(&mut self) -> bool {
         // A line known not to open a block is not looked at again as it
         // grows; in reasoning, no line opens one.
@@ -373,7 +367,6 @@ impl<T: Toon> ToonStream<T> {
         delta.truncate(text_len);
         if !delta.is_empty() {
             block.started = true;
-            self.reader.mark_emitted();
             events.push(Event::Text {
                 key: block.key.to_owned(),
                 delta,

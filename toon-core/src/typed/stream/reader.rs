@@ -103,6 +103,8 @@ struct Think {
     closed_mid_line: bool,
     /// A line starting with `</think>` withdrew what came before it.
     withdrawn: bool,
+    /// The block the reply opened with has closed.
+    closed: bool,
 }
 
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
@@ -174,25 +176,14 @@ impl Reader {
         &self.options
     }
 
-    /// `n` line breaks were passed without being read as lines (prose text).
-    /// Inside a `<think>` block the reply opened with: a tag there opens no
-    /// delimited block (the whole reply strips it with the reasoning).
+    /// Inside the `<think>` block the reply opens with, as the whole reply
+    /// strips it (its first significant line opened it, and it has not closed
+    /// yet): a tag there opens no delimited block.
     pub(super) fn in_reasoning(&self) -> bool {
-        self.phase == Phase::Thinking
+        self.think.opened && !self.think.closed && self.phase == Phase::Thinking
     }
 
-    /// A `</think>` the reply never opened has withdrawn the lines before it
-    /// as reasoning.
-    pub(super) fn reasoning_withdrawn(&self) -> bool {
-        self.think.withdrawn
-    }
-
-    /// Events were emitted outside the reader (a delimited block's text),
-    /// which a withdrawal voids too.
-    pub(super) fn mark_emitted(&mut self) {
-        self.emitted = true;
-    }
-
+    /// `n` line breaks were passed without being read as lines (prose text).
     pub(super) fn skip_breaks(&mut self, n: usize) {
         self.line += n;
     }
@@ -332,6 +323,7 @@ impl Reader {
             Phase::Thinking => {
                 if let Some(at) = line.find(THINK_CLOSE) {
                     self.phase = Phase::Before;
+                    self.think.closed = true;
                     self.read(&line[at + THINK_CLOSE.len()..], events);
                 }
             }
