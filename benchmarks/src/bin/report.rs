@@ -536,23 +536,22 @@ very bytes a row was read from, as the same row of the same table, it keeps the 
 and the typed reader takes the value already read (`reply/ahead.rs`): on short cells `finish` went from 1,946
 instructions a row to 490. Each clean row's cells are read into one vector the stream reuses, under a memo of
 the type's columns the stream keeps per table: one allocation a row fewer, and the whole stream, counted by
-callgrind, from 4,614 instructions a row to 4,349 on short cells (`from_toon`: 2,074, as the column memo's hit
-is now inlined for both); on the compliance records it is 7,342 (`from_toon`: 3,461). A row the whole reply
-drops (`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading.
-The same stream fed a line at a time (the `stream_lines` row) takes 5,374 instructions a row on the compliance
-records and 3,771 on short cells, the benchmark's own line split included: 1.55 and 1.82 times `from_toon`.
-Fed 4 bytes at a time it takes 7,342 and 4,349, so the pushes that end no line cost about 1,970 a row on the
-compliance records (about 52 instructions for each of a row's 38 chunks) and 580 on short cells. Of each such
-push about 40 instructions are the copy any stream that keeps the text must make (appending the chunks to a
-`String` alone, the `feed_4_bytes` row: 1,524 and 599 a row); the rest is looking for a line's end in the
-chunk and returning no events. Per row, each event owns the row's text and the push that ends the row returns
-a new `Vec` of events (two allocations a row; holding one event inline instead cost more in moving and
-dropping it on every push than the allocation saved, where a consumer iterates the events, so it was not
-kept), and `finish` still splits the lines and walks the rows to prove the reply is what the stream read
-(about 500). On the compliance records the copy alone is 0.44 times `from_toon` and one reading of every row
-plus `finish` comes to about 1.15, so 1.5 is out of reach while the stream keeps the text it is fed and
-`finish` decodes it once more; and making `from_toon` faster makes the ratio worse, not better. What would
-reach it is a reply pipeline that runs line by line, so that `finish` has nothing left to check (not done). A
+callgrind, from 4,614 instructions a row to 4,349 on short cells; pushes of 1 to 8 bytes are copied and
+searched inline, with no call to `memcpy`. Counted now, the stream takes 7,182 instructions a row on the
+compliance records and 4,297 on short cells (`from_toon`: 3,481 and 2,079). A row the whole reply drops
+(`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading.
+The same stream fed a line at a time (the `stream_lines` row) takes 5,431 and 3,805, the benchmark's own
+line split included: 1.56 and 1.83 times `from_toon`. So the pushes that end no line cost 1,751 a row on the
+compliance records (46 instructions for each of a row's 38 chunks) and 492 on short cells: no more than
+appending the same chunks to a `String` and nothing else (the `feed_4_bytes` row, loop included: 1,716 and
+680). That copy is what any stream that keeps the text pays, and on the compliance records it is already
+0.49 times `from_toon`: with rows read at `from_toon`'s own cost and events, line ends and `finish` for
+free, the stream would come to 1.49 times `from_toon`. Today those cost about 1,950 instructions a row: each
+event owns its row's text and the push that ends a row returns a new `Vec` of events (two allocations a row,
+part of the public API; holding one event inline instead cost more in moving and dropping it on every push
+than the allocation saved, so it was not kept), and `finish` splits the lines and walks the rows once more
+so that its value is exactly `from_toon`'s (about 500). So the 1.5 target is out of reach while the stream
+keeps the text it is fed; making `from_toon` faster makes the ratio worse, not better. A
 consumer that reads every row as it arrives pays for that reading on top. Against the tens of milliseconds a
 model spends writing one row, the difference is noise.
 
