@@ -261,3 +261,46 @@ fn a_second_answer_is_looked_for_in_one_pass() {
     );
     assert_eq!(read.unwrap().capital, "Paris");
 }
+
+/// Found by the review of the fixes above: a second answer past a block of
+/// another language, or past a citation line; a block written again after
+/// a draft in reasoning a chat template opened; rows past the count written
+/// with a space after each comma, as the table's own rows are.
+#[test]
+fn second_answers_and_rows_past_the_count_in_other_forms() {
+    let e = Capital::from_toon(
+        "```toon\ncountry: France\ncapital: Paris\n```\nAs Python:\n```python\nx = 1\n```\n```toon\ncountry: Spain\ncapital: Madrid\n```",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::Syntax, Some(9)),
+        "{e}"
+    );
+    let e = Capital::from_toon(
+        "```json\n{\"country\":\"France\",\"capital\":\"Paris\"}\n```\n[1] Source: an atlas.\n{\"country\":\"Spain\",\"capital\":\"Madrid\"}",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::Syntax, Some(5)),
+        "{e}"
+    );
+    // Reasoning a chat template opened shows only its `</think>`: the draft
+    // before it and the block after it are the same field written twice.
+    let templated = "Let me draft.\n<answer>\nLyon\n</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null\n\n<answer>The capital of France is Paris.</answer>";
+    let e = SourcedProse::from_toon(templated).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ParseErrorKind::Syntax, Some(10)),
+        "{e}"
+    );
+    assert!(e.message().contains("written twice"), "{e}");
+    assert_eq!(
+        format!("{:?}", streamed(templated).1),
+        format!("{:?}", Err::<SourcedProse, _>(e))
+    );
+    let spaced = "[1]{category,severity,description,related_rule_id,remediation}:\n  privacy, HIGH, Data kept, R-1, Delete it\nsafety, LOW, Door open, R-2, Lock it.";
+    let e = Vec::<Violation>::from_toon(spaced).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+}

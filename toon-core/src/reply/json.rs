@@ -241,9 +241,12 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, se
 }
 
 /// Does `text` open with a JSON value that reads and ends its line?
+/// Read as a `Value`, whose reader stops at 128 levels: serde_json skips an
+/// `IgnoredAny` without that limit, to the end of the text, so trying many
+/// lines of open brackets would read the rest of the reply for each.
 pub(crate) fn whole_json_at(text: &str) -> bool {
     let text = text.trim_start();
-    let mut values = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     match values.next() {
         Some(Ok(_)) => {
             let rest = &text[values.byte_offset()..];

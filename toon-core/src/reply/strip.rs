@@ -361,20 +361,34 @@ fn strip_fences(
 }
 
 /// The first line of an answer among `side`, the lines on one side of the
-/// fenced block: a JSON object or array that reads and ends its line (not
+/// fenced block: another block of data (bare, `toon` or `json`, with a line
+/// in it), a JSON object or array that reads and ends its line (not
 /// `[1] Smith, 2020`, a citation), or the first of two lines of the type's
 /// keys (a name, then `:` or a header's `[`; one alone is as likely a label,
-/// `goal: two tasks.`). Lines in other fenced blocks (a ```` ```python ````
-/// example) are not the reply's, and only the first line opening a bracket
-/// is tried as JSON: the rest of the side is read once.
+/// `goal: two tasks.`). Lines in blocks of other languages (a
+/// ```` ```python ```` example) are not the reply's. The side is joined once,
+/// and each JSON attempt reads from its line on without copying; past eight
+/// lines opening a bracket that read as no JSON, the rest are not tried (a
+/// reply of many such lines would be read many times over).
 fn answer_beside(
     lines: &[Cow<'_, str>],
     side: std::ops::Range<usize>,
     guide: Option<&dyn Guide>,
 ) -> Option<usize> {
-    let (mut fenced, mut json_tried, mut keyed) = (false, false, None);
+    let joined = lines[side.clone()].join("\n");
+    let (mut fenced, mut keyed, mut offset, mut tries) = (false, None, 0, 0);
     for i in side.clone() {
+        let at = offset;
+        offset += lines[i].len() + 1;
         if is_fence(&lines[i]) {
+            let data = !fenced
+                && holds_data(&lines[i])
+                && (i + 1..side.end)
+                    .take_while(|&j| !is_fence(&lines[j]))
+                    .any(|j| !is_blank(&lines[j]));
+            if data {
+                return Some(i);
+            }
             fenced = !fenced;
             continue;
         }
@@ -382,9 +396,9 @@ fn answer_beside(
         if fenced || content.is_empty() {
             continue;
         }
-        if content.starts_with(['{', '[']) && !json_tried {
-            json_tried = true;
-            if super::json::whole_json_at(&lines[i..side.end].join("\n")) {
+        if content.starts_with(['{', '[']) && tries < 8 {
+            tries += 1;
+            if super::json::whole_json_at(&joined[at..]) {
                 return Some(i);
             }
         }
@@ -564,23 +578,30 @@ fn strip_trailing_prose(
     // width are rows more than it declared, not prose: dropping them would
     // lose records. Of three cells or more (a sentence with one comma is as
     // likely prose as a row of two), and none after the first begun with a
-    // space, as a sentence's words after its commas are.
+    // space, as a sentence's words after its commas are, unless the table's
+    // own rows are written so.
+    let spaced = |line: &str, delim: char| {
+        let mut rest = line;
+        while let Some(at) = find_unquoted(rest, |c| c == delim) {
+            rest = &rest[at + delim.len_utf8()..];
+            if rest.starts_with(' ') {
+                return true;
+            }
+        }
+        false
+    };
     let rows_past_count = above
         .and_then(|above| {
-            table_header(&lines[above]).or_else(|| table_of(lines, above).map(|(_, head)| head))
+            let head = table_header(&lines[above])
+                .or_else(|| table_of(lines, above).map(|(_, head)| head))?;
+            Some((head, spaced(trim_spaces(&lines[above]), head.1)))
         })
-        .is_some_and(|(_, delim, cells)| {
+        .is_some_and(|((_, delim, cells), rows_spaced)| {
             cells > 2
                 && run.iter().all(|&i| {
                     let line = lines[i].trim_end();
-                    let mut rest = line;
-                    while let Some(at) = find_unquoted(rest, |c| c == delim) {
-                        rest = &rest[at + delim.len_utf8()..];
-                        if rest.starts_with(' ') {
-                            return false;
-                        }
-                    }
-                    split_unquoted(line, delim).count() == cells
+                    (rows_spaced || !spaced(line, delim))
+                        && split_unquoted(line, delim).count() == cells
                 })
         });
     if under_table || rows_past_count {

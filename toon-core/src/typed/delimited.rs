@@ -110,6 +110,23 @@ pub(crate) fn split(
         let breaks = "\n".repeat(toon[line_start..end].matches('\n').count());
         toon.replace_range(line_start..end + close.len(), &breaks);
     }
+    // A field's block opened again after its first: which is the answer is
+    // not known (the first may be a draft in reasoning a chat template
+    // opened, which shows only its `</think>`).
+    for p in &prose {
+        if let Some((start, _)) = opening(&toon[from..], p.name) {
+            let line = toon[..from + start].matches('\n').count() + 1;
+            return Err(ParseError::new(
+                ParseErrorKind::Syntax,
+                Some(line),
+                format!(
+                    "the `<{0}>` block is written twice, the second time on line {line}, and which one is the answer is not known; write `<{0}>` once",
+                    p.name
+                ),
+            )
+            .whole());
+        }
+    }
     Ok((toon, prose))
 }
 
