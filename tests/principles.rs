@@ -268,24 +268,13 @@ fn a_second_answer_is_looked_for_in_one_pass() {
 /// with a space after each comma, as the table's own rows are.
 #[test]
 fn second_answers_and_rows_past_the_count_in_other_forms() {
-    let e = Capital::from_toon(
-        "```toon\ncountry: France\ncapital: Paris\n```\nAs Python:\n```python\nx = 1\n```\n```toon\ncountry: Spain\ncapital: Madrid\n```",
-    )
-    .unwrap_err();
-    assert_eq!(
-        (e.kind(), e.line()),
-        (ParseErrorKind::Syntax, Some(9)),
-        "{e}"
-    );
-    let e = Capital::from_toon(
-        "```json\n{\"country\":\"France\",\"capital\":\"Paris\"}\n```\n[1] Source: an atlas.\n{\"country\":\"Spain\",\"capital\":\"Madrid\"}",
-    )
-    .unwrap_err();
-    assert_eq!(
-        (e.kind(), e.line()),
-        (ParseErrorKind::Syntax, Some(5)),
-        "{e}"
-    );
+    for (reply, line) in [
+        ("```toon\ncountry: France\ncapital: Paris\n```\nAs Python:\n```python\nx = 1\n```\n```toon\ncountry: Spain\ncapital: Madrid\n```", 9),
+        ("```json\n{\"country\":\"France\",\"capital\":\"Paris\"}\n```\n[1] Source: an atlas.\n{\"country\":\"Spain\",\"capital\":\"Madrid\"}", 5),
+    ] {
+        let e = Capital::from_toon(reply).unwrap_err();
+        assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(line)), "{e}");
+    }
     // Reasoning a chat template opened shows only its `</think>`: the draft
     // before it and the block after it are the same field written twice.
     let templated = "Let me draft.\n<answer>\nLyon\n</answer>\n</think>\nfound: true\ncitations[1]: 1\ncaveats: null\n\n<answer>The capital of France is Paris.</answer>";
