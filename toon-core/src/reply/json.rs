@@ -117,7 +117,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         let column = (mended.is_none() && (value || syntax))
             .then(|| column_in(completion, text, e))
             .flatten();
-        let path = value.then(|| path_of::<T>(e, read)).flatten();
+        let path = value.then(|| path_of::<T>(read)).flatten();
         refused.at_column(column).or_at_path(path)
     };
     let Some(mended) = json_mend::mend(text) else {
@@ -177,16 +177,11 @@ fn words(e: &serde_json::Error) -> String {
 }
 
 /// Where in `text` the value `T` refused is (`violations[1].severity`), for
-/// an error about a value: found by reading the text again, so a reply that
-/// reads pays nothing for it. Empty at the root or for a syntax error.
+/// an error about a value (the caller asks only for one `json_error` calls
+/// so): found by reading the text again, so a reply that reads pays
+/// nothing for it. Empty at the root.
 #[cold]
-fn path_of<T: DeserializeOwned>(e: &serde_json::Error, text: &str) -> Option<String> {
-    use serde_json::error::Category;
-    let about_a_value =
-        e.classify() == Category::Data || e.to_string().starts_with("number out of range");
-    if !about_a_value {
-        return None;
-    }
+fn path_of<T: DeserializeOwned>(text: &str) -> Option<String> {
     let mut de = serde_json::Deserializer::from_str(text);
     let path = serde_path_to_error::deserialize::<_, T>(&mut de)
         .err()?

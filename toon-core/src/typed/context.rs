@@ -228,15 +228,11 @@ impl Cx {
             Source::Map(map, had) if had > 0 && map.len() == had => {
                 let (first, placed) = map.first().expect("a map of `had` > 0 entries");
                 let line = placed.line;
-                let names: Vec<String> = map.keys().take(3).map(|k| format!("`{k}`")).collect();
+                let names = some_of(map.keys().map(String::as_str), map.len());
                 self.enter_key(first.clone(), line);
                 let e = self.error(
                     ParseErrorKind::MissingField,
-                    format!(
-                        "none of the type's fields is in the reply, only {}{}: an answer must use the keys the prompt shows",
-                        names.join(", "),
-                        if map.len() > 3 { " and more" } else { "" }
-                    ),
+                    format!("none of the type's fields is in the reply, only {names}: an answer must use the keys the prompt shows"),
                 );
                 self.leave_key();
                 return Err(e);
@@ -257,19 +253,10 @@ impl Cx {
             Source::Row { row, taken: 0, .. }
                 if !row.cells.is_empty() && !row.fields.is_empty() =>
             {
-                let names: Vec<String> = row
-                    .fields
-                    .iter()
-                    .take(3)
-                    .map(|f| format!("`{}`", f.name))
-                    .collect();
+                let names = some_of(row.fields.iter().map(|f| f.name.as_str()), row.fields.len());
                 return Err(self.error(
                     ParseErrorKind::MissingField,
-                    format!(
-                        "none of the type's fields is a column of the table, only {}{}: an answer must use the keys the prompt shows",
-                        names.join(", "),
-                        if row.fields.len() > 3 { " and more" } else { "" }
-                    ),
+                    format!("none of the type's fields is a column of the table, only {names}: an answer must use the keys the prompt shows"),
                 ));
             }
             Source::Row { row, taken, .. } => (0..row.cells.len().min(row.fields.len()))
@@ -664,6 +651,14 @@ pub(crate) fn loose_variant<'n>(names: impl Iterator<Item = &'n str>, text: &str
     }
 }
 
+/// The first three of `count` keys, quoted, and whether there are more:
+/// "`a`, `b`, `c` and more".
+fn some_of<'k>(keys: impl Iterator<Item = &'k str>, count: usize) -> String {
+    let named: Vec<String> = keys.take(3).map(|k| format!("`{k}`")).collect();
+    let more = if count > 3 { " and more" } else { "" };
+    format!("{}{more}", named.join(", "))
+}
+
 /// The fields of a struct being read: an object's entries, or a table row's
 /// cells found by the header's field names.
 #[doc(hidden)]
@@ -754,17 +749,14 @@ impl<'t> Fields<'t> {
         };
         let line = found.first().map(|k| k.1).filter(|&line| line > 0);
         let found: Vec<&str> = found.into_iter().map(|k| k.0).collect();
-        let named: Vec<String> = found.iter().take(3).map(|k| format!("`{k}`")).collect();
+        let named = some_of(found.iter().copied(), found.len());
         let said = match found.len() {
             0 => String::new(),
             1 => format!(
-                "; it has {}, which is not a key of this type: write the keys the prompt shows",
-                named[0]
+                "; it has {named}, which is not a key of this type: write the keys the prompt shows"
             ),
-            n => format!(
-                "; it has {}{}, which are not keys of this type: write the keys the prompt shows",
-                named.join(", "),
-                if n > 3 { " and more" } else { "" }
+            _ => format!(
+                "; it has {named}, which are not keys of this type: write the keys the prompt shows"
             ),
         };
         (said, line)
