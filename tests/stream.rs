@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::corpus::load;
-use common::types::{Answer, ComplianceAnalysis, Detections, Violation};
+use common::types::{Answer, ComplianceAnalysis, Detections, Severity, Violation};
 use serde_json::Value;
 use toon_core::{
     ParseError, ParseErrorKind, Repair, Reply, ReplyOptions, StreamEvent, Toon, ToonStream,
@@ -538,6 +538,63 @@ fn streams_are_send_and_sync() {
     check::<toon_core::ToonEvents<Vec<Violation>>>();
 }
 
+/// Texts a step away from a root table whose rows `finish` takes as read
+/// (a space, a line ending, a count, a column, a wrapper): each finishes
+/// exactly as `from_toon` reads it, and the table itself as its rows.
+#[test]
+fn root_tables_a_step_from_exact_finish_as_from_toon() {
+    let rows: Vec<Violation> = (0..3)
+        .map(|i| Violation {
+            category: format!("privacy {i}"),
+            severity: [Severity::High, Severity::Low][i % 2].clone(),
+            description: "Logs, the full \"card\" number".into(),
+            related_rule_id: format!("R-{i}"),
+            remediation: "Mask it".into(),
+        })
+        .collect();
+    let text = rows.to_toon();
+    assert!(text.starts_with("[3]{category,"), "{text}");
+    let header_end = text.find('\n').unwrap();
+    let variants = [
+        text.clone(),
+        format!("{text}\n"),
+        format!("{text}\n\n"),
+        format!("{text}\n# done"),
+        format!("{text}\nThat is all."),
+        format!("```toon\n{text}\n```"),
+        format!("\u{feff}{text}"),
+        format!(" {text}"),
+        format!("\n{text}"),
+        text.replace('\n', "\r\n"),
+        text.replace("\n  ", "\n    "),
+        text.replacen("\n  ", "\n   ", 1),
+        text.replacen("\n  ", "\n\t", 1),
+        text.replacen('\n', " \n", 2),
+        text.replacen("[3]", "[4]", 1),
+        text.replacen("[3]", "[2]", 1),
+        text.replacen("[3]", "[03]", 1),
+        text.replacen(":\n", ": \n", 1),
+        text.replacen("category,severity", "severity,category", 1),
+        text.replacen("remediation}", "remediation,note}", 1),
+        text.replacen("HIGH", "high", 1),
+        text.replacen("HIGH", "SEVERE", 1),
+        format!("{}\n{}", &text[..header_end], &text[header_end..]),
+    ];
+    for (i, reply) in variants.iter().enumerate() {
+        let whole = Vec::<Violation>::from_toon_with_report(reply);
+        if i < 4 {
+            assert_eq!(whole.as_ref().unwrap().value, rows, "{reply:?}");
+        }
+        for sizes in splittings() {
+            let (_, finished) = stream::<Vec<Violation>>(reply, &sizes);
+            assert!(
+                same(&finished, &whole),
+                "{reply:?} {sizes:?}: {finished:?} != {whole:?}"
+            );
+        }
+    }
+}
+
 /// The real model's replies (constrained by the grammar, so clean, and
 /// prompted, so mostly not), each edited in a few places and streamed in
 /// chunks of random sizes: `finish` is `from_toon`, whether the stream could
@@ -602,8 +659,55 @@ mod edited_real_replies {
         Ok(())
     }
 
+    /// The real model's violations written as a root table (a `Vec`
+    /// reply), the shape whose rows `finish` may take as read without
+    /// reading the text again.
+    fn root_tables() -> Vec<String> {
+        replies("compliance")
+            .iter()
+            .filter_map(|r| ComplianceAnalysis::from_toon(r).ok())
+            .filter(|a| !a.violations.is_empty())
+            .map(|a| a.violations.to_toon())
+            .collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// A root table edited in a few places (a space, a CR, a blank or
+        /// comment line, a wrong count, a cut), streamed in chunks of
+        /// random sizes and finished with any finish reason: the rows read
+        /// as their lines ended are the value only where `from_toon` reads
+        /// the same, repairs and refusals included.
+        #[test]
+        fn finish_of_a_root_table_is_from_toon(
+            which in any::<prop::sample::Index>(),
+            edits in prop::collection::vec((any::<usize>(), 0usize..14), 0..3),
+            sizes in prop::collection::vec(1usize..13, 1..8),
+            reason in 0usize..4,
+            end in any::<bool>(),
+        ) {
+            let all = root_tables();
+            let reply = edited(&all[which.index(all.len())], &edits);
+            let finish_reason = [
+                toon_core::FinishReason::Stop,
+                toon_core::FinishReason::Length,
+                toon_core::FinishReason::ContentFilter,
+                toon_core::FinishReason::Unknown,
+            ][reason];
+            let options = ReplyOptions { finish_reason, ..ReplyOptions::default() };
+            let whole = Vec::<Violation>::from_toon_with_options(&reply, &options);
+            let mut s = ToonStream::<Vec<Violation>>::new();
+            for c in chunks(&reply, &sizes) {
+                s.push(c);
+            }
+            // `finish` without `end` reads the last line as well.
+            if end {
+                s.end();
+            }
+            let finished = s.finish_with(finish_reason);
+            prop_assert!(same(&finished, &whole), "{reply:?}: {finished:?} != {whole:?}");
+        }
 
         #[test]
         fn finish_is_from_toon(

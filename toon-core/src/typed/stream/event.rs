@@ -302,6 +302,9 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     }
 }
 
+/// The most rows a stream makes room for before they arrive.
+pub(crate) const ROOM_AT_ONCE: usize = 1 << 14;
+
 /// Where a stream keeps the values of a table's rows, read into their type
 /// as their lines end, so that its `finish` need not read them again (see
 /// [`StreamRow::read`]).
@@ -312,12 +315,33 @@ pub struct RowSink {
     rows: Option<Rows>,
     /// How many rows it holds.
     len: usize,
+    /// How many rows to make room for at once.
+    expected: usize,
+    /// The most memory that room may take.
+    room_bytes: usize,
 }
 
 impl RowSink {
+    /// A sink for the `[N]` rows a header declares: room is made for them at
+    /// once, up to a bound a header that overstates its count cannot make
+    /// costly, and in no more memory than `room_bytes`.
+    pub(crate) fn for_count(count: usize, room_bytes: usize) -> Self {
+        RowSink {
+            rows: None,
+            len: 0,
+            expected: count.min(ROOM_AT_ONCE),
+            room_bytes,
+        }
+    }
+
     /// Adds a row's value, unless the rows so far are of another type.
     fn push<E: Toon>(&mut self, value: E) {
-        let rows = self.rows.get_or_insert_with(|| Box::new(Vec::<E>::new()));
+        let room = self
+            .expected
+            .min(self.room_bytes / std::mem::size_of::<E>().max(1));
+        let rows = self
+            .rows
+            .get_or_insert_with(|| Box::new(Vec::<E>::with_capacity(room)));
         if let Some(rows) = rows.downcast_mut::<Vec<E>>() {
             rows.push(value);
             self.len += 1;
@@ -327,6 +351,11 @@ impl RowSink {
     /// How many rows it holds.
     pub(crate) fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether the rows are a `T`.
+    pub(crate) fn holds<T: 'static>(&self) -> bool {
+        self.rows.as_ref().is_some_and(|rows| rows.is::<T>())
     }
 
     /// The rows, a `Vec` of their type.

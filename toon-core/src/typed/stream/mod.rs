@@ -58,6 +58,7 @@ use reader::Reader;
 use super::guide::TypeGuide;
 use super::Toon;
 use crate::reply::{ParseError, Reply, ReplyOptions};
+use crate::shape::{table_fields, Shape};
 
 /// A stream decoder for replies of type `T`.
 ///
@@ -101,6 +102,9 @@ pub struct ToonStream<T> {
     prose_checked: Option<usize>,
     /// The stream has ended: its last line is whole without a line break.
     ended: bool,
+    /// No prose field is left to open or open: a push decides nothing
+    /// before a line ends. Kept as one flag, tested on every push.
+    lines_only: bool,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -140,6 +144,7 @@ impl<T: Toon> ToonStream<T> {
     fn build(options: ReplyOptions, keep_text: bool) -> Self {
         let prose_names = super::delimited::names(&T::__shape());
         let ahead = keep_text && prose_names.is_empty();
+        let lines_only = prose_names.is_empty();
         ToonStream {
             text: String::new(),
             scanned: 0,
@@ -150,12 +155,14 @@ impl<T: Toon> ToonStream<T> {
                 options,
                 T::__stream_row,
                 ahead,
+                ahead.then(root_columns::<T>).flatten(),
             ),
             keep_text,
             prose_names,
             prose: None,
             prose_checked: None,
             ended: false,
+            lines_only,
             _type: PhantomData,
         }
     }
@@ -166,7 +173,7 @@ impl<T: Toon> ToonStream<T> {
         let start = self.text.len();
         // Nothing is decided before a line ends, unless prose blocks stream:
         // most chunks end here, so this much is inlined at the caller.
-        if self.prose_names.is_empty() && self.prose.is_none() {
+        if self.lines_only {
             match append(&mut self.text, chunk) {
                 None => return Vec::new(),
                 // The line's end is found: it is not searched for again.
@@ -211,6 +218,7 @@ impl<T: Toon> ToonStream<T> {
         if !self.keep_text {
             self.drop_decided();
         }
+        self.lines_only = self.prose_names.is_empty() && self.prose.is_none();
         events
     }
 
@@ -243,7 +251,7 @@ impl<T: Toon> ToonStream<T> {
     pub fn end(&mut self) -> Vec<Event> {
         self.ended = true;
         // The last line may open a block that waited for the line to end.
-        let mut events = if self.prose_names.is_empty() && self.prose.is_none() {
+        let mut events = if self.lines_only {
             Vec::new()
         } else {
             self.read_lines()
@@ -265,6 +273,19 @@ impl<T: Toon> ToonStream<T> {
     pub fn finish(mut self) -> Result<Reply<T>, ParseError> {
         // Refused by its length alone, as `from_toon` refuses it.
         super::refuse_size(self.dropped + self.text.len(), self.reader.options())?;
+        // A reply that is exactly the type's root table, whose every row was
+        // read as its line ended, is those rows (`reader::Exact`); a reply
+        // the server cut is refused whatever it holds, by `from_toon`.
+        let whole = self.scanned == self.text.len()
+            && self.reader.options().finish_reason.cut().is_none()
+            && self.reader.options().max_depth >= 1
+            && memchr::memchr(b'\r', self.text.as_bytes()).is_none();
+        if let Some(value) = whole.then(|| self.reader.take_exact::<T>()).flatten() {
+            return Ok(Reply {
+                value,
+                repairs: Vec::new(),
+            });
+        }
         // The rows already read are taken as read, where the decode meets
         // them as they were read; everything else is read as `from_toon` reads it.
         let ahead = self.reader.take_ahead(&self.text);
@@ -383,6 +404,19 @@ impl<T: Toon> ToonStream<T> {
     }
 }
 
+/// The columns of the root table `T` is read from, where `T` is a list of
+/// records whose fields are all primitives.
+fn root_columns<T: Toon>() -> Option<Vec<&'static str>> {
+    let Shape::List(item) = T::__shape().resolve() else {
+        return None;
+    };
+    let fields = table_fields(&item)?;
+    fields
+        .iter()
+        .all(|f| f.shape.is_primitive())
+        .then(|| fields.iter().map(|f| f.name).collect())
+}
+
 /// Is `content` the start of `<name>`, so that more of the line may make it one?
 fn tag_prefix(content: &str, name: &str) -> bool {
     let Some(rest) = content.strip_prefix('<') else {
@@ -397,8 +431,8 @@ fn tag_prefix(content: &str, name: &str) -> bool {
 
 /// Appends `chunk` to `text` and finds its first line break. A server's
 /// deltas are mostly a few bytes: for up to 8 each length is its own arm, so
-/// the copy and the search are a few instructions of known length instead of
-/// calls to `memcpy` and a loop.
+/// the copy is a few moves of known length instead of a call to `memcpy`, and
+/// the search one test of the chunk read as a word.
 #[inline(always)]
 fn append(text: &mut String, chunk: &str) -> Option<usize> {
     macro_rules! lengths {
@@ -406,7 +440,9 @@ fn append(text: &mut String, chunk: &str) -> Option<usize> {
             match chunk.len() {
                 $($n => {
                     text.push_str(chunk);
-                    chunk.as_bytes()[..$n].iter().position(|&b| b == b'\n')
+                    let mut word = [0u8; 8];
+                    word[..$n].copy_from_slice(&chunk.as_bytes()[..$n]);
+                    newline_in(u64::from_le_bytes(word))
                 })*
                 _ => {
                     text.push_str(chunk);
@@ -416,6 +452,19 @@ fn append(text: &mut String, chunk: &str) -> Option<usize> {
         };
     }
     lengths!(1 2 3 4 5 6 7 8)
+}
+
+/// The first `\n` among the eight bytes of `word` (little-endian), zeros
+/// past the chunk included, which are no line break.
+#[inline(always)]
+fn newline_in(word: u64) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    // A byte of `x` is zero where `word` holds `\n`; the lowest flag set is
+    // exact (a borrow only flags bytes above a zero byte).
+    let x = word ^ u64::from_le_bytes([b'\n'; 8]);
+    let flags = x.wrapping_sub(ONES) & !x & HIGHS;
+    (flags != 0).then(|| flags.trailing_zeros() as usize / 8)
 }
 
 /// The first line break in `text`. Chunks and the ends of lines left to search
@@ -484,6 +533,31 @@ mod tests {
     use super::*;
     use crate::reply::ReadAhead;
     use crate::typed::{read, Ahead};
+
+    #[test]
+    fn a_chunk_read_as_a_word_finds_its_first_line_break() {
+        // Every byte value beside and after a line break, at every place in
+        // chunks of every length the word holds, against a plain search.
+        for len in 1..=8 {
+            for at in 0..len {
+                for other in 0..=255u8 {
+                    // With a line break at `at`, and with none there.
+                    for at_byte in [b'\n', other] {
+                        let mut chunk = [other; 8];
+                        chunk[at] = at_byte;
+                        let mut word = [0u8; 8];
+                        word[..len].copy_from_slice(&chunk[..len]);
+                        let plain = chunk[..len].iter().position(|&b| b == b'\n');
+                        assert_eq!(
+                            newline_in(u64::from_le_bytes(word)),
+                            plain,
+                            "{chunk:?} {len}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[derive(Debug, Clone, PartialEq, crate::Toon)]
     #[toon(crate = "crate")]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{CleanRow, Columns, Element, Event, RowSink, StreamRow};
+use super::event::{CleanRow, Columns, Element, Event, RowSink, StreamRow, ROOM_AT_ONCE};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
@@ -88,6 +88,25 @@ pub(super) struct Reader {
     /// The indentation of the current table's rows, once one was read: a line
     /// of another is no row of it, as the whole reply's `in_table` has it.
     row_depth: Option<usize>,
+    /// The columns of the root table the type reads (a `Vec` of flat records).
+    root_columns: Option<Vec<&'static str>>,
+    /// The lines so far are exactly that table, as `from_toon` reads it with
+    /// no repair: see `Exact`.
+    exact: Option<Exact>,
+}
+
+/// A reply that is exactly one root table of the type, which the whole reply
+/// reads with no stage acting and no repair: its header alone on the first
+/// line, naming the type's columns in order, and after it only rows, each
+/// two spaces in and nothing after it, each read into its type as it ended.
+/// Its value is then the rows read, which `finish` takes without reading the
+/// text again (where the count is right and nothing else says otherwise).
+#[derive(Debug)]
+struct Exact {
+    /// The header's `[N]`.
+    count: usize,
+    /// The rows read into their type.
+    rows: usize,
 }
 
 /// Reasoning as the whole reply strips it: a block the first line opens, or
@@ -130,6 +149,7 @@ impl Reader {
         options: ReplyOptions,
         stream_row: ReadRow,
         ahead: bool,
+        root_columns: Option<Vec<&'static str>>,
     ) -> Self {
         Reader {
             phase: Phase::Before,
@@ -145,6 +165,8 @@ impl Reader {
             think: Think::default(),
             emitted: false,
             row_depth: None,
+            root_columns,
+            exact: None,
         }
     }
 
@@ -163,9 +185,28 @@ impl Reader {
         })
     }
 
+    /// The rows read, where the lines read are exactly a root table of the
+    /// type whose count is right (see `Exact`) and `T` is the `Vec` they
+    /// were read into; else nothing is taken.
+    pub(super) fn take_exact<T: 'static>(&mut self) -> Option<T> {
+        let exact = self.exact.as_ref()?;
+        let [table] = self.ahead.as_deref()? else {
+            return None;
+        };
+        let rows = table.sink.len();
+        let exact = table.whole && rows > 0 && rows == exact.rows && rows == exact.count;
+        if !(exact && table.sink.holds::<T>()) {
+            return None;
+        }
+        self.exact = None;
+        let rows = self.ahead.take()?.pop()?.sink.into_rows()?;
+        rows.downcast::<T>().ok().map(|rows| *rows)
+    }
+
     /// Keeps no more rows for `finish`, and drops those kept.
     pub(super) fn stop_reading_ahead(&mut self) {
         self.ahead = None;
+        self.exact = None;
     }
 
     pub(super) fn options_mut(&mut self) -> &mut ReplyOptions {
@@ -195,8 +236,18 @@ impl Reader {
         let before = events.len();
         if let Some(content) = self.plain_row(line) {
             self.row_depth = Some(indent_of(line));
-            self.row(content, events);
+            let read_ahead = self.row(content, events);
+            if let Some(exact) = &mut self.exact {
+                // Two spaces in, nothing after: no stage re-levels or trims it.
+                if read_ahead && line.len() == content.len() + 2 && line.starts_with("  ") {
+                    exact.rows += 1;
+                } else {
+                    self.exact = None;
+                }
+            }
         } else {
+            // Any other line but the header, which sets it again.
+            self.exact = None;
             self.read(line, events);
         }
         self.emitted |= events[before..]
@@ -405,6 +456,7 @@ impl Reader {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
+                let count = h.length;
                 // A root array (a keyless header) streams as the array of key "".
                 let key = h.key.clone().unwrap_or_default();
                 // A key the type does not have is left out of the final value:
@@ -423,6 +475,16 @@ impl Reader {
                         _ => None,
                     };
                     self.row_depth = None;
+                    // The first line, alone, a root header of the type's columns.
+                    let exact = self.line == 1
+                        && content.len() == self.at.1
+                        && h.key.is_none()
+                        && matches!((&columns, &self.root_columns), (Some(c), Some(names))
+                            if c.fields.len() == names.len()
+                                && c.fields.iter().zip(names).all(|(f, n)| f.name == *n));
+                    if exact {
+                        self.exact = Some(Exact { count, rows: 0 });
+                    }
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
@@ -432,11 +494,17 @@ impl Reader {
                         index: 0,
                     };
                     if let Some(ahead) = &mut self.ahead {
+                        // Room for the rows declared, in a part of the
+                        // memory the reply itself may take.
+                        let room_bytes = self.options.max_bytes / 4;
+                        let room = count
+                            .min(ROOM_AT_ONCE)
+                            .min(room_bytes / std::mem::size_of::<Range<usize>>());
                         ahead.push(TableAhead {
                             header_line: self.line,
                             first_line: 0,
-                            rows: Vec::new(),
-                            sink: RowSink::default(),
+                            rows: Vec::with_capacity(room),
+                            sink: RowSink::for_count(count, room_bytes),
                             whole: true,
                         });
                     }
@@ -531,7 +599,7 @@ impl Reader {
     /// A table row: kept as its text where its header reads and its cells,
     /// read once, are exactly the header's width; else read with its header
     /// through the reply decoder.
-    fn row(&mut self, content: &str, events: &mut Vec<Event>) {
+    fn row(&mut self, content: &str, events: &mut Vec<Event>) -> bool {
         let Block::Table {
             key,
             header_line,
@@ -540,7 +608,7 @@ impl Reader {
             ..
         } = &mut self.block
         else {
-            return;
+            return false;
         };
         let at = self.line;
         let stream_row = self.stream_row;
@@ -569,6 +637,7 @@ impl Reader {
             _ => None,
         };
         self.cells = recycle(cells);
+        let mut read_ahead = false;
         match (&mut table, &decided) {
             (Some(t), Some(_)) if t.sink.len() == before + 1 => {
                 // The row's bytes, where it is the completion's own text.
@@ -580,6 +649,7 @@ impl Reader {
                     }
                     t.rows
                         .push(line_start + offset..line_start + offset + content.len());
+                    read_ahead = true;
                 } else {
                     t.whole = false;
                 }
@@ -595,7 +665,7 @@ impl Reader {
             ..
         } = &self.block
         else {
-            return;
+            return read_ahead;
         };
         if decided.is_none() {
             let doc = format!("{header}\n  {content}");
@@ -612,7 +682,7 @@ impl Reader {
                     }) =>
                 {
                     self.block = Block::Opaque;
-                    return;
+                    return read_ahead;
                 }
                 Some((Value::Array(mut rows), repairs)) if rows.len() == 1 => {
                     let element = Element::read(rows.remove(0), at, repairs);
@@ -626,7 +696,7 @@ impl Reader {
         // no event and no index, so later rows keep the final value's indices.
         if let Some((element, kept)) = decided {
             if kept == Some(false) {
-                return;
+                return read_ahead;
             }
             events.push(Event::Item {
                 key: key.clone(),
@@ -637,6 +707,7 @@ impl Reader {
                 *index += 1;
             }
         }
+        read_ahead
     }
 
     /// The list item whose lines are `item`, as an event.
@@ -756,9 +827,22 @@ fn recycle<'a, 'b>(mut cells: Vec<Scalar<'a>>) -> Vec<Scalar<'b>> {
 /// Is a line under a table header a row? A row has no unquoted colon before
 /// its first delimiter; a `key: value` line is a record written as a block.
 fn is_row(content: &str) -> bool {
-    if memchr::memchr(b':', content.as_bytes()).is_none() {
-        return true;
+    // Decided by the first delimiter, colon or quote: mostly within the
+    // first cell, so a plain look at its bytes.
+    for &b in content.as_bytes() {
+        match b {
+            b',' | b'|' | b'\t' => return true,
+            b':' => return false,
+            b'"' => break,
+            _ => {}
+        }
     }
+    memchr::memchr(b':', content.as_bytes()).is_none() || delimiter_first(content)
+}
+
+/// Whether a line's first unquoted delimiter comes before its first unquoted
+/// colon, or it has no unquoted colon: the whole of `is_row`'s test.
+fn delimiter_first(content: &str) -> bool {
     match (
         find_unquoted(content, |c| c == ':'),
         find_unquoted(content, |c| matches!(c, ',' | '|' | '\t')),
@@ -766,5 +850,28 @@ fn is_row(content: &str) -> bool {
         (None, _) => true,
         (Some(c), Some(d)) => d < c,
         (Some(_), None) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_is_told_from_a_key_by_its_first_cell_as_by_the_whole_line() {
+        let pieces = ["a", ",", ":", "|", "\t", "\"", "\\", " ", "é", "1"];
+        // Every line of up to four pieces.
+        let mut lines = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = lines
+                .iter()
+                .flat_map(|l| pieces.iter().map(move |p| format!("{l}{p}")))
+                .collect();
+            lines.extend(longer);
+        }
+        lines.dedup();
+        for line in &lines {
+            assert_eq!(is_row(line), delimiter_first(line), "{line:?}");
+        }
     }
 }
