@@ -234,8 +234,8 @@ impl Reader {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
-        if let Some(content) = self.plain_row(line) {
-            self.row_depth = Some(indent_of(line));
+        if let Some((depth, content)) = self.plain_row(line) {
+            self.row_depth = Some(depth);
             let read_ahead = self.row(content, events);
             if let Some(exact) = &mut self.exact {
                 // Two spaces in, nothing after: no stage re-levels or trims it.
@@ -245,14 +245,16 @@ impl Reader {
                     self.exact = None;
                 }
             }
+            // A row's events are its items.
+            self.emitted |= events.len() > before;
         } else {
             // Any other line but the header, which sets it again.
             self.exact = None;
             self.read(line, events);
+            self.emitted |= events[before..]
+                .iter()
+                .any(|e| !matches!(e, Event::Withdrawn));
         }
-        self.emitted |= events[before..]
-            .iter()
-            .any(|e| !matches!(e, Event::Withdrawn));
     }
 
     /// The lines read so far were not the document: voids their events (if
@@ -311,7 +313,7 @@ impl Reader {
     /// document, under a table whose header reads, indented past the margin,
     /// a row that reads as it stands and could be nothing else (no tag, fence,
     /// comment or unusual space at either end). Any other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<&'l str> {
+    fn plain_row<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
         let (
             Phase::Document { base, .. },
             Block::Table {
@@ -325,14 +327,15 @@ impl Reader {
         if depth <= *base || *base == usize::MAX {
             return None;
         }
-        let content = trim_spaces(&line[depth..]);
+        // Spaces before it are its depth: only those after it are left.
+        let content = line[depth..].trim_end_matches(' ');
         let (&first, &last) = (content.as_bytes().first()?, content.as_bytes().last()?);
         let plain = |c: u8| c.is_ascii_graphic() && !matches!(c, b'#' | b'`' | b'<' | b'>');
         if !(plain(first) && plain(last)) {
             return None;
         }
         // Its width is checked as its cells are read, once (`Reader::row`).
-        is_row(content).then_some(content)
+        is_row(content).then_some((depth, content))
     }
 
     fn read(&mut self, line: &str, events: &mut Vec<Event>) {
@@ -699,7 +702,12 @@ impl Reader {
                 return read_ahead;
             }
             events.push(Event::Item {
-                key: key.clone(),
+                // The root table's key, most of a `Vec` reply's rows: no call.
+                key: if key.is_empty() {
+                    String::new()
+                } else {
+                    key.clone()
+                },
                 index: *index,
                 element,
             });
@@ -827,8 +835,11 @@ fn recycle<'a, 'b>(mut cells: Vec<Scalar<'a>>) -> Vec<Scalar<'b>> {
 /// Is a line under a table header a row? A row has no unquoted colon before
 /// its first delimiter; a `key: value` line is a record written as a block.
 fn is_row(content: &str) -> bool {
-    // Decided by the first delimiter, colon or quote: mostly within the
-    // first cell, so a plain look at its bytes.
+    // Most rows have no colon; where one has, the first delimiter, colon or
+    // quote mostly decides it within the first cell.
+    if memchr::memchr(b':', content.as_bytes()).is_none() {
+        return true;
+    }
     for &b in content.as_bytes() {
         match b {
             b',' | b'|' | b'\t' => return true,
@@ -837,7 +848,7 @@ fn is_row(content: &str) -> bool {
             _ => {}
         }
     }
-    memchr::memchr(b':', content.as_bytes()).is_none() || delimiter_first(content)
+    delimiter_first(content)
 }
 
 /// Whether a line's first unquoted delimiter comes before its first unquoted
