@@ -464,12 +464,18 @@ fn streaming(md: &mut String) -> Vec<Target> {
     let text = compliance(100).to_toon();
     let (mut first, mut whole, mut stream_total, mut direct) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Cut before the clock starts, as a client receives a server's deltas.
+    let chunks: Vec<&str> = text
+        .as_bytes()
+        .chunks(4)
+        .map(|chunk| std::str::from_utf8(chunk).unwrap())
+        .collect();
     for _ in 0..31 {
         let start = Instant::now();
         let mut s = ToonStream::<ComplianceAnalysis>::new();
         let mut got_first = None;
-        for chunk in text.as_bytes().chunks(4) {
-            let events = s.push(std::str::from_utf8(chunk).unwrap());
+        for chunk in &chunks {
+            let events = s.push(chunk);
             if got_first.is_none() && events.iter().any(|e| matches!(e, StreamEvent::Item { .. })) {
                 got_first = Some(start.elapsed());
                 assert!(events
@@ -530,30 +536,29 @@ inlined, below).
 
 The streaming decoder reads each table row that reads as it stands into the row's type as its line ends (its
 cells read once, under its header parsed once, through the same one-pass reader as `from_toon`) and keeps the
-value; the event keeps the row's text, for a consumer to read when it wants. `finish` decodes the text once
-more, so that the final value can never disagree with the whole-reply decoder, but where that decode meets the
-very bytes a row was read from, as the same row of the same table, it keeps the row's text instead of its cells
-and the typed reader takes the value already read (`reply/ahead.rs`): on short cells `finish` went from 1,946
-instructions a row to 490. Each clean row's cells are read into one vector the stream reuses, under a memo of
-the type's columns the stream keeps per table: one allocation a row fewer, and the whole stream, counted by
-callgrind, from 4,614 instructions a row to 4,349 on short cells; pushes of 1 to 8 bytes are copied and
-searched inline, with no call to `memcpy`. Counted now, the stream takes 7,182 instructions a row on the
-compliance records and 4,297 on short cells (`from_toon`: 3,481 and 2,079). A row the whole reply drops
-(`dropped_row`) is found the same way, so it has no event and no index. What is left is not reading.
-The same stream fed a line at a time (the `stream_lines` row) takes 5,431 and 3,805, the benchmark's own
-line split included: 1.56 and 1.83 times `from_toon`. So the pushes that end no line cost 1,751 a row on the
-compliance records (46 instructions for each of a row's 38 chunks) and 492 on short cells: no more than
-appending the same chunks to a `String` and nothing else (the `feed_4_bytes` row, loop included: 1,716 and
-680). That copy is what any stream that keeps the text pays, and on the compliance records it is already
-0.49 times `from_toon`: with rows read at `from_toon`'s own cost and events, line ends and `finish` for
-free, the stream would come to 1.49 times `from_toon`. Today those cost about 1,950 instructions a row: each
-event owns its row's text and the push that ends a row returns a new `Vec` of events (two allocations a row,
-part of the public API; holding one event inline instead cost more in moving and dropping it on every push
-than the allocation saved, so it was not kept), and `finish` splits the lines and walks the rows once more
-so that its value is exactly `from_toon`'s (about 500). So the 1.5 target is out of reach while the stream
-keeps the text it is fed; making `from_toon` faster makes the ratio worse, not better. A
-consumer that reads every row as it arrives pays for that reading on top. Against the tens of milliseconds a
-model spends writing one row, the difference is noise.
+value; the event keeps the row's text, for a consumer to read when it wants. Where the lines read are exactly
+one root table of the type (its header alone on the first line, naming the type's columns in order, then only
+rows two spaces in, every one read as it ended, the count right, the reply not cut), `finish` returns those
+rows and reads nothing again (`reader::Exact`): `from_toon` would make no repair there and read the same
+values. Any other reply is decoded once more, so that the final value can never disagree with the whole-reply
+decoder, but where that decode meets the very bytes a row was read from it takes the value already read
+(`reply/ahead.rs`). A push of up to 8 bytes is copied by moves of known length and searched for a line break as
+one word. Counted by callgrind, instructions a row on the compliance records and on short cells: the stream fed
+4 bytes at a time 5,331 and 3,287 (7,182 and 4,297 before the exact table and the word search; `from_toon`
+3,479 and 2,077), fed a line at a time 4,515 and 2,997, and the same chunks appended to a `String` and nothing
+else (`feed_4_bytes`) 945 and 360. The chunks are cut before the clock starts, as a client receives a server's
+deltas; the loop that cut them in the timed code before cost about 780 instructions a row on the compliance
+records. What is left is not reading. A push that ends no line costs about 40 instructions, the call and the
+`Vec` it returns included, and a compliance row is 24 of them. Each row's event owns its text (an allocation)
+and its table's columns (a reference count), and the push that ends a row returns a new `Vec` (a second
+allocation), which the caller drops; these are the public API. Measured by taking turns with the events left
+out (an experiment, not kept), the stream came to 1.52 times `from_toon` on the compliance records and 1.37 on
+short cells, against 1.57 and 1.58 with them in the same runs: so on the compliance records the 1.5 target is out of reach
+even for a stream that yields no events, the copy of each chunk and the call for it being most of the rest.
+Holding a row's text in the event itself (up to 128 bytes, no allocation) measured slower, the bigger event
+costing more to move than the allocation saved; not kept. A consumer that reads every row as it arrives pays
+for that reading on top. Against the tens of milliseconds a model spends writing one row, the difference is
+noise.
 
 ## What limits the token savings
 
