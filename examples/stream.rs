@@ -12,7 +12,7 @@ mod chat;
 
 use std::io::Write;
 
-use toon_core::{FinishReason, StreamEvent, Toon, ToonStream};
+use toon_core::{FinishReason, StreamEvent, StreamEvents, Toon, ToonStream};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
@@ -77,7 +77,7 @@ impl Printer {
         Ok((self.seen, done.value.violations))
     }
 
-    fn show(&mut self, events: Vec<StreamEvent>, out: &mut dyn Write) {
+    fn show(&mut self, events: StreamEvents, out: &mut dyn Write) {
         for event in events {
             match &event {
                 StreamEvent::Item { key, index, .. } if key == "violations" => {

@@ -1132,3 +1132,49 @@ fn four_space_list_items_carry_only_the_replys_repairs() {
         repairs_are_the_replys("four spaces", &events, &whole.repairs);
     }
 }
+
+/// A clean row's text is written over for the next row only where no
+/// element holds it any more: an element kept, or cloned, reads as its own
+/// row however the events before and after it were used, under either table.
+#[test]
+fn a_kept_element_keeps_its_row_while_the_next_rows_are_read() {
+    #[derive(Debug, PartialEq, Toon)]
+    struct Item {
+        id: u32,
+        name: String,
+    }
+    #[derive(Debug, PartialEq, Toon)]
+    struct Pair {
+        a: Vec<Item>,
+        b: Vec<Item>,
+    }
+    let mut s = ToonStream::<Pair>::new();
+    let only = |events: toon_core::StreamEvents| {
+        assert_eq!(events.len(), 1, "{events:?}");
+        events.into_iter().next().unwrap()
+    };
+    let item = |e: &StreamEvent| e.decode::<Item>().unwrap();
+    let row = |id: u32, name: &str| Item {
+        id,
+        name: name.into(),
+    };
+    assert!(s.push("a[4]{id,name}:\n").is_empty());
+    let first = only(s.push("  1,Ada\n"));
+    // Read and dropped at once: the next row may take its place.
+    assert_eq!(item(&only(s.push("  2,Bo\n"))), row(2, "Bo"));
+    let third = only(s.push("  3,Cy\n"));
+    let copy = third.clone();
+    drop(third);
+    let fourth = only(s.push("  4,Di\n"));
+    assert!(s.push("b[1]{id,name}:\n").is_empty());
+    let other = only(s.push("  5,Ed\n"));
+    assert_eq!(item(&first), row(1, "Ada"));
+    assert_eq!(item(&copy), row(3, "Cy"));
+    assert_eq!(item(&fourth), row(4, "Di"));
+    assert_eq!(item(&other), row(5, "Ed"));
+    let StreamEvent::Item { key, index, .. } = &other else {
+        panic!("{other:?}");
+    };
+    assert_eq!((key.as_str(), *index), ("b", 0));
+    assert_eq!(s.finish().unwrap().value.a[3], row(4, "Di"));
+}

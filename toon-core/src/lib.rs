@@ -169,6 +169,7 @@ pub use shape::{Constraints, Shape};
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
 pub use typed::{
-    Attempt, Element as StreamElement, Event as StreamEvent, Retried, RetryError, Toon, ToonEvents,
+    Attempt, Element as StreamElement, Event as StreamEvent, Events as StreamEvents,
+    EventsIntoIter as StreamEventsIntoIter, Retried, RetryError, Toon, ToonEvents,
     ToonOutputParser, ToonStream, Turn,
 };

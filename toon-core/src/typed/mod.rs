@@ -17,7 +17,9 @@ pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, CellCheck, RowCells};
-pub use stream::{Element, Event, RowSink, StreamRow, ToonEvents, ToonStream};
+pub use stream::{
+    Element, Event, Events, EventsIntoIter, RowSink, StreamRow, ToonEvents, ToonStream,
+};
 
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;

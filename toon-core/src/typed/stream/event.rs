@@ -108,7 +108,7 @@ pub struct Element {
 #[derive(Debug, Clone)]
 enum Body {
     /// A clean row: its cells' text, under its table's columns.
-    Row { text: String, columns: Arc<Columns> },
+    Row(Arc<RowText>),
     /// A value read through the reply decoder.
     Value(Value),
 }
@@ -124,6 +124,16 @@ pub(crate) struct Columns {
     /// Where a type found its fields among the columns, kept from row to row
     /// as the whole reply keeps it (see `node::Memo`).
     memo: Mutex<Memo>,
+}
+
+/// A clean row's text and its table's columns, shared by the row's
+/// element and its clones. The stream writes the next row's text over it
+/// where no element holds it any more (see `Element::row`), so a consumer
+/// that is done with each event before the next costs no allocation a row.
+#[derive(Debug)]
+pub(crate) struct RowText {
+    text: String,
+    columns: Arc<Columns>,
 }
 
 impl Columns {
@@ -154,13 +164,33 @@ impl Columns {
 }
 
 impl Element {
-    /// A clean row, kept as its text.
-    pub(crate) fn row(text: &str, columns: Arc<Columns>, line: usize) -> Self {
+    /// A clean row, kept as its text: in `last`, the previous row's, where
+    /// it is of the same table and no element holds it any more.
+    pub(crate) fn row(
+        last: &mut Option<Arc<RowText>>,
+        text: &str,
+        columns: &Arc<Columns>,
+        line: usize,
+    ) -> Self {
+        let reused = match last.as_mut().and_then(Arc::get_mut) {
+            Some(row) if Arc::ptr_eq(&row.columns, columns) => {
+                row.text.clear();
+                row.text.push_str(text);
+                true
+            }
+            _ => false,
+        };
+        let row = match last {
+            Some(row) if reused => Arc::clone(row),
+            _ => last
+                .insert(Arc::new(RowText {
+                    text: text.to_owned(),
+                    columns: Arc::clone(columns),
+                }))
+                .clone(),
+        };
         Element {
-            body: Body::Row {
-                text: text.to_owned(),
-                columns,
-            },
+            body: Body::Row(row),
             line,
             repairs: Vec::new(),
         }
@@ -183,11 +213,12 @@ impl Element {
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
         match &self.body {
-            Body::Row { text, columns } => lend_row(text, columns, self.line, |row| {
+            Body::Row(kept) => lend_row(&kept.text, &kept.columns, self.line, |row| {
                 // As the whole reply reads a row: in one pass where it can.
                 if one_pass() {
-                    let read =
-                        columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                    let read = kept
+                        .columns
+                        .with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
                     if let Some(value) = read {
                         return Ok(value);
                     }
@@ -202,7 +233,8 @@ impl Element {
     /// object of its header's fields).
     pub fn value(&self) -> Value {
         match &self.body {
-            Body::Row { text, columns } => {
+            Body::Row(row) => {
+                let (text, columns) = (&row.text, &row.columns);
                 let row: Map<String, Value> = fill(
                     &mut cells_of(text, columns).into_iter(),
                     &columns.fields,
@@ -268,7 +300,7 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     /// the same cells.
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
         let read = match (self.clean.take(), &self.element.body) {
-            (Some(clean), Body::Row { .. }) => {
+            (Some(clean), Body::Row(_)) => {
                 if one_pass() {
                     let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
                     match self.sink.as_deref_mut() {

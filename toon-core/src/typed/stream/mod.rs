@@ -34,6 +34,14 @@
 //! the events were provisional: nothing was lost, but nothing should be acted
 //! on as final.
 //!
+//! Cost: a push that ends no line only appends the chunk, and the events of a
+//! push come back as [`Events`], which holds one event without an allocation.
+//! A clean row's element shares its text with the stream, which writes the
+//! next row over it once no element holds it: a consumer done with each event
+//! before the next costs no allocation a row for it (one that keeps them all,
+//! two). Where a table's header declares its `[N]`, room for the text of `N`
+//! rows like its first is made at once.
+//!
 //! Memory: [`ToonStream`] keeps the text it has been fed, so that `finish`
 //! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
 //! text, and the value of each clean table row, read into its type as the row
@@ -48,11 +56,13 @@
 //! being built, however long the completion.
 
 mod event;
+mod events;
 mod reader;
 
 use std::marker::PhantomData;
 
 pub use event::{Element, Event, RowSink, StreamRow};
+pub use events::{Events, IntoIter as EventsIntoIter};
 use reader::Reader;
 
 use super::guide::TypeGuide;
@@ -167,15 +177,15 @@ impl<T: Toon> ToonStream<T> {
         }
     }
 
-    /// Feeds the next chunk; returns the events it decided.
+    /// Feeds the next chunk; returns the events it decided, in order.
     #[inline(always)]
-    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+    pub fn push(&mut self, chunk: &str) -> Events {
         let start = self.text.len();
         // Nothing is decided before a line ends, unless prose blocks stream:
         // most chunks end here, so this much is inlined at the caller.
         if self.lines_only {
             match append(&mut self.text, chunk) {
-                None => return Vec::new(),
+                None => return Events::new(),
                 // The line's end is found: it is not searched for again.
                 Some(at) => self.searched = start + at,
             }
@@ -187,14 +197,14 @@ impl<T: Toon> ToonStream<T> {
 
     /// Reads the lines the text now completes.
     #[inline(never)]
-    fn read_lines(&mut self) -> Vec<Event> {
+    fn read_lines(&mut self) -> Events {
         // Past `max_bytes` the reply is refused whatever it holds, so its text
         // is no longer kept; checked as lines end, so at most a line is past it.
         if self.keep_text && self.text.len() > self.reader.options().max_bytes {
             self.over_limit();
         }
         // Most pushes that end a line decide one event.
-        let mut events = Vec::with_capacity(1);
+        let mut events = Events::new();
         loop {
             if self.prose.is_some() {
                 if self.prose_text(&mut events) {
@@ -214,6 +224,9 @@ impl<T: Toon> ToonStream<T> {
             let line = self.text[self.scanned..line_end].trim_end_matches('\r');
             self.reader.line(line, self.scanned, &mut events);
             self.scanned = line_end + 1;
+            if let Some(room) = self.reader.take_room() {
+                self.text.reserve(room);
+            }
         }
         if !self.keep_text {
             self.drop_decided();
@@ -248,11 +261,11 @@ impl<T: Toon> ToonStream<T> {
     /// The stream has ended: decides the last line (which had no newline) and the
     /// list item still open, and returns their events. Call it before
     /// [`finish`](Self::finish) when every record must arrive as an event.
-    pub fn end(&mut self) -> Vec<Event> {
+    pub fn end(&mut self) -> Events {
         self.ended = true;
         // The last line may open a block that waited for the line to end.
         let mut events = if self.lines_only {
-            Vec::new()
+            Events::new()
         } else {
             self.read_lines()
         };
@@ -357,7 +370,7 @@ impl<T: Toon> ToonStream<T> {
     }
 
     /// Emits the open block's text that has arrived; `true` once its closing tag came.
-    fn prose_text(&mut self, events: &mut Vec<Event>) -> bool {
+    fn prose_text(&mut self, events: &mut Events) -> bool {
         let Some(block) = &mut self.prose else {
             return false;
         };
@@ -518,12 +531,12 @@ impl<T: Toon> ToonEvents<T> {
 
     /// Feeds the next chunk; returns the events it decided.
     #[inline]
-    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
+    pub fn push(&mut self, chunk: &str) -> Events {
         self.0.push(chunk)
     }
 
     /// The stream has ended: decides the last line and the list item still open.
-    pub fn end(&mut self) -> Vec<Event> {
+    pub fn end(&mut self) -> Events {
         self.0.end()
     }
 }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{CleanRow, Columns, Element, Event, RowSink, StreamRow, ROOM_AT_ONCE};
+use super::event::{CleanRow, Columns, Element, Event, RowSink, RowText, StreamRow, ROOM_AT_ONCE};
+use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
@@ -78,6 +79,8 @@ pub(super) struct Reader {
     ahead: Option<Vec<TableAhead>>,
     /// The memory each clean row's cells are read into, row after row.
     cells: Vec<Scalar<'static>>,
+    /// The last clean row's text, written over by the next where no event holds it.
+    last_row: Option<Arc<RowText>>,
     /// Tool-call wrappers opened and not yet closed.
     open_tags: usize,
     /// What the reasoning rules need to know of the lines so far: see `Think`.
@@ -93,6 +96,9 @@ pub(super) struct Reader {
     /// The lines so far are exactly that table, as `from_toon` reads it with
     /// no repair: see `Exact`.
     exact: Option<Exact>,
+    /// Bytes of text a table's first row says the rest of it will take, for
+    /// the stream to make room for at once: see `room_for`.
+    room: Option<usize>,
 }
 
 /// A reply that is exactly one root table of the type, which the whole reply
@@ -134,6 +140,8 @@ pub(super) type ReadRow = fn(&str, &mut StreamRow<'_, '_>) -> Option<bool>;
 struct TableAhead {
     header_line: usize,
     first_line: usize,
+    /// The header's `[N]`.
+    count: usize,
     /// Each row's bytes in the completion.
     rows: Vec<Range<usize>>,
     sink: RowSink,
@@ -167,6 +175,8 @@ impl Reader {
             row_depth: None,
             root_columns,
             exact: None,
+            room: None,
+            last_row: None,
         }
     }
 
@@ -203,6 +213,11 @@ impl Reader {
         rows.downcast::<T>().ok().map(|rows| *rows)
     }
 
+    /// The room for text a table's first row asked for since the last call.
+    pub(super) fn take_room(&mut self) -> Option<usize> {
+        self.room.take()
+    }
+
     /// Keeps no more rows for `finish`, and drops those kept.
     pub(super) fn stop_reading_ahead(&mut self) {
         self.ahead = None;
@@ -230,7 +245,7 @@ impl Reader {
     }
 
     /// The next complete line of the completion, which begins at byte `start`.
-    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Vec<Event>) {
+    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Events) {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
@@ -260,7 +275,7 @@ impl Reader {
     /// The lines read so far were not the document: voids their events (if
     /// any came) and what was kept of them, and reads on as from the start.
     /// Tool-call wrappers stay open: the whole reply strips them before fences.
-    fn withdraw(&mut self, events: &mut Vec<Event>) {
+    fn withdraw(&mut self, events: &mut Events) {
         if std::mem::take(&mut self.emitted) {
             events.push(Event::Withdrawn);
         }
@@ -273,12 +288,7 @@ impl Reader {
 
     /// A line starting with `</think>` when no `<think>` opened the reply:
     /// all before it was reasoning. Whether the line was taken so.
-    fn closes_reasoning(
-        &mut self,
-        line: &str,
-        row_of_table: bool,
-        events: &mut Vec<Event>,
-    ) -> bool {
+    fn closes_reasoning(&mut self, line: &str, row_of_table: bool, events: &mut Events) -> bool {
         if !self.think.started && !line.trim().is_empty() {
             self.think.started = true;
             self.think.opened = line.trim_start().starts_with(THINK_OPEN);
@@ -338,7 +348,7 @@ impl Reader {
         is_row(content).then_some((depth, content))
     }
 
-    fn read(&mut self, line: &str, events: &mut Vec<Event>) {
+    fn read(&mut self, line: &str, events: &mut Events) {
         // The same tool-call tags the whole-reply stripper removes; a row of a
         // table that begins or ends like one is data there, and so here.
         let depth = indent_of(line);
@@ -405,7 +415,7 @@ impl Reader {
         }
     }
 
-    fn document_line(&mut self, line: &str, events: &mut Vec<Event>) {
+    fn document_line(&mut self, line: &str, events: &mut Events) {
         let Phase::Document { base, fenced } = self.phase else {
             return;
         };
@@ -455,7 +465,7 @@ impl Reader {
     }
 
     /// A line at the document's margin: a field, or a header opening a block.
-    fn top_level(&mut self, content: &str, events: &mut Vec<Event>) {
+    fn top_level(&mut self, content: &str, events: &mut Events) {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
@@ -506,6 +516,7 @@ impl Reader {
                         ahead.push(TableAhead {
                             header_line: self.line,
                             first_line: 0,
+                            count,
                             rows: Vec::with_capacity(room),
                             sink: RowSink::for_count(count, room_bytes),
                             whole: true,
@@ -561,7 +572,7 @@ impl Reader {
     }
 
     /// A line inside the current block.
-    fn inner(&mut self, line: &str, depth: usize, events: &mut Vec<Event>) {
+    fn inner(&mut self, line: &str, depth: usize, events: &mut Events) {
         let at = self.line;
         let mut decided = None;
         match &mut self.block {
@@ -602,7 +613,7 @@ impl Reader {
     /// A table row: kept as its text where its header reads and its cells,
     /// read once, are exactly the header's width; else read with its header
     /// through the reply decoder.
-    fn row(&mut self, content: &str, events: &mut Vec<Event>) -> bool {
+    fn row(&mut self, content: &str, events: &mut Events) -> bool {
         let Block::Table {
             key,
             header_line,
@@ -626,7 +637,7 @@ impl Reader {
         let mut cells = recycle(std::mem::take(&mut self.cells));
         let mut decided = match columns {
             Some(columns) if columns.clean_cells(content, &mut cells) => {
-                let element = Element::row(content, Arc::clone(columns), at);
+                let element = Element::row(&mut self.last_row, content, columns, at);
                 let row = CleanRow {
                     fields: &columns.fields,
                     cells: &cells,
@@ -641,6 +652,7 @@ impl Reader {
         };
         self.cells = recycle(cells);
         let mut read_ahead = false;
+        let mut room = None;
         match (&mut table, &decided) {
             (Some(t), Some(_)) if t.sink.len() == before + 1 => {
                 // The row's bytes, where it is the completion's own text.
@@ -649,6 +661,7 @@ impl Reader {
                 if offset <= line_len {
                     if t.rows.is_empty() {
                         t.first_line = at;
+                        room = Some(room_for(t.count, line_len, &self.options));
                     }
                     t.rows
                         .push(line_start + offset..line_start + offset + content.len());
@@ -660,6 +673,7 @@ impl Reader {
             (Some(t), _) => t.whole = false,
             (None, _) => {}
         }
+        self.room = self.room.or(room);
         let Block::Table {
             key,
             header,
@@ -719,7 +733,7 @@ impl Reader {
     }
 
     /// The list item whose lines are `item`, as an event.
-    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Vec<Event>) {
+    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Events) {
         let Block::List {
             key,
             header_line,
@@ -775,7 +789,7 @@ impl Reader {
         }
     }
 
-    pub(super) fn close_block(&mut self, events: &mut Vec<Event>) {
+    pub(super) fn close_block(&mut self, events: &mut Events) {
         if let Block::List { item, .. } = &mut self.block {
             let last = std::mem::take(item);
             let before = events.len();
@@ -864,6 +878,18 @@ fn delimiter_first(content: &str) -> bool {
     }
 }
 
+/// The text the rest of a table of `count` rows will take, judged by its
+/// first row of `line_len` bytes: room a stream makes at once, instead of
+/// growing its text (and copying it) again and again. As for its rows' values,
+/// a header that overstates its count gets no more than `ROOM_AT_ONCE` rows'
+/// room, nor more than a quarter of what the reply may take.
+fn room_for(count: usize, line_len: usize, options: &ReplyOptions) -> usize {
+    count
+        .min(ROOM_AT_ONCE)
+        .saturating_mul(line_len.saturating_add(1))
+        .min(options.max_bytes / 4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -884,5 +910,23 @@ mod tests {
         for line in &lines {
             assert_eq!(is_row(line), delimiter_first(line), "{line:?}");
         }
+    }
+
+    /// Room for a table's declared rows, like its first, bounded as a
+    /// header that overstates its count cannot make costly.
+    #[test]
+    fn room_is_the_declared_rows_within_bounds() {
+        let options = ReplyOptions::default();
+        assert_eq!(room_for(100, 39, &options), 100 * 40);
+        assert_eq!(room_for(usize::MAX, 39, &options), ROOM_AT_ONCE * 40);
+        assert_eq!(
+            room_for(ROOM_AT_ONCE, usize::MAX, &options),
+            options.max_bytes / 4
+        );
+        let tight = ReplyOptions {
+            max_bytes: 1000,
+            ..ReplyOptions::default()
+        };
+        assert_eq!(room_for(100, 39, &tight), 250);
     }
 }
