@@ -109,8 +109,9 @@ pub struct Element {
 enum Body {
     /// A clean row: its cells' text, under its table's columns.
     Row(Arc<RowText>),
-    /// A value read through the reply decoder.
-    Value(Value),
+    /// A value read through the reply decoder (boxed: most elements are
+    /// rows, and an event small enough is moved without a call).
+    Value(Box<Value>),
 }
 
 /// A table's columns, shared by the rows streamed under its header: flat
@@ -199,7 +200,7 @@ impl Element {
     /// A value the reply decoder read, with the repairs it made.
     pub(crate) fn read(value: Value, line: usize, repairs: Vec<Repair>) -> Self {
         Element {
-            body: Body::Value(value),
+            body: Body::Value(Box::new(value)),
             line,
             repairs,
         }
@@ -225,7 +226,7 @@ impl Element {
                 }
                 E::__from_node(Node::Row(row), &mut Cx::default())
             }),
-            Body::Value(value) => E::__from_node(Node::from(value.clone()), &mut Cx::default()),
+            Body::Value(value) => E::__from_node(Node::from((**value).clone()), &mut Cx::default()),
         }
     }
 
@@ -242,7 +243,7 @@ impl Element {
                 );
                 Value::Object(row)
             }
-            Body::Value(value) => value.clone(),
+            Body::Value(value) => (**value).clone(),
         }
     }
 
