@@ -543,22 +543,19 @@ rows and reads nothing again (`reader::Exact`): `from_toon` would make no repair
 values. Any other reply is decoded once more, so that the final value can never disagree with the whole-reply
 decoder, but where that decode meets the very bytes a row was read from it takes the value already read
 (`reply/ahead.rs`). A push of up to 8 bytes is copied by moves of known length and searched for a line break as
-one word. Counted by callgrind, instructions a row on the compliance records and on short cells: the stream fed
-4 bytes at a time 5,331 and 3,287 (7,182 and 4,297 before the exact table and the word search; `from_toon`
-3,479 and 2,077), fed a line at a time 4,515 and 2,997, and the same chunks appended to a `String` and nothing
-else (`feed_4_bytes`) 945 and 360. The chunks are cut before the clock starts, as a client receives a server's
-deltas; the loop that cut them in the timed code before cost about 780 instructions a row on the compliance
-records. What is left is not reading. A push that ends no line costs about 40 instructions, the call and the
-`Vec` it returns included, and a compliance row is 24 of them. Each row's event owns its text (an allocation)
-and its table's columns (a reference count), and the push that ends a row returns a new `Vec` (a second
-allocation), which the caller drops; these are the public API. Measured by taking turns with the events left
-out (an experiment, not kept), the stream came to 1.52 times `from_toon` on the compliance records and 1.37 on
-short cells, against 1.57 and 1.58 with them in the same runs: so on the compliance records the 1.5 target is out of reach
-even for a stream that yields no events, the copy of each chunk and the call for it being most of the rest.
-Holding a row's text in the event itself (up to 128 bytes, no allocation) measured slower, the bigger event
-costing more to move than the allocation saved; not kept. A consumer that reads every row as it arrives pays
-for that reading on top. Against the tens of milliseconds a model spends writing one row, the difference is
-noise.
+one word. A push returns a `StreamEvents`, which holds one event without an allocation; a clean row's element
+shares its text with the stream, which writes the next row over it once no element holds it (an element kept
+by the consumer keeps its own); an event is 120 bytes (136 before the rare decoded value was boxed), moved
+without a call to `memcpy`; and where a header declares `[N]`, room for `N` rows like the first is made at
+once (bounded as the rows' values are). Counted by callgrind on 200-row replies, instructions a row on the
+compliance records: the stream fed 4 bytes at a time 4,854 (5,462 before these four changes), `from_toon`
+3,541. What is left is mostly the pushes: a push that ends no line costs about 20 instructions, and a
+compliance row is 24 of them (`feed_4_bytes`, the chunks appended to a `String` and nothing else, is about a
+third of `from_toon`'s time); and three reference-count operations a row for the shared text. Taking turns
+while this was built, the stream measured 1.39 to 1.48 times `from_toon` across runs on both kinds of record,
+and criterion's interval for the stream is wide (one run 3.17 to 3.58 ms), so the figures above can land on
+either side of 1.5 from run to run. A consumer that reads every row as it arrives pays for that reading on
+top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 
