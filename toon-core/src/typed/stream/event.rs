@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::super::row::one_pass;
 use super::super::{Cx, RowCells, Rows, Toon};
+use super::room::Room;
 use crate::header::Field;
 use crate::lex::read_cells;
 use crate::node::{fill, Memo, Node, Row, Scalar};
@@ -335,9 +336,6 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     }
 }
 
-/// The most rows a stream makes room for before they arrive.
-pub(crate) const ROOM_AT_ONCE: usize = 1 << 14;
-
 /// Where a stream keeps the values of a table's rows, read into their type
 /// as their lines end, so that its `finish` need not read them again (see
 /// [`StreamRow::read`]).
@@ -348,33 +346,29 @@ pub struct RowSink {
     rows: Option<Rows>,
     /// How many rows it holds.
     len: usize,
-    /// How many rows to make room for at once.
-    expected: usize,
-    /// The most memory that room may take.
-    room_bytes: usize,
+    /// The room to make for the rows at once.
+    room: Room,
 }
 
 impl RowSink {
-    /// A sink for the `[N]` rows a header declares: room is made for them at
-    /// once, up to a bound a header that overstates its count cannot make
-    /// costly, and in no more memory than `room_bytes`.
-    pub(crate) fn for_count(count: usize, room_bytes: usize) -> Self {
+    /// A sink for the rows a header declares, made room for at once (see
+    /// `Room`).
+    pub(crate) fn with_room(room: Room) -> Self {
         RowSink {
             rows: None,
             len: 0,
-            expected: count.min(ROOM_AT_ONCE),
-            room_bytes,
+            room,
         }
     }
 
     /// Adds a row's value, unless the rows so far are of another type.
     fn push<E: Toon>(&mut self, value: E) {
-        let room = self
-            .expected
-            .min(self.room_bytes / std::mem::size_of::<E>().max(1));
-        let rows = self
-            .rows
-            .get_or_insert_with(|| Box::new(Vec::<E>::with_capacity(room)));
+        let room = self.room;
+        let rows = self.rows.get_or_insert_with(|| {
+            Box::new(Vec::<E>::with_capacity(
+                room.items(std::mem::size_of::<E>()),
+            ))
+        });
         if let Some(rows) = rows.downcast_mut::<Vec<E>>() {
             rows.push(value);
             self.len += 1;

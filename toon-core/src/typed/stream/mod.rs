@@ -58,6 +58,7 @@
 mod event;
 mod events;
 mod reader;
+mod room;
 
 use std::marker::PhantomData;
 

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{CleanRow, Columns, Element, Event, RowSink, RowText, StreamRow, ROOM_AT_ONCE};
+use super::event::{CleanRow, Columns, Element, Event, RowSink, RowText, StreamRow};
 use super::events::Events;
+use super::room::Room;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
@@ -97,7 +98,7 @@ pub(super) struct Reader {
     /// no repair: see `Exact`.
     exact: Option<Exact>,
     /// Bytes of text a table's first row says the rest of it will take, for
-    /// the stream to make room for at once: see `room_for`.
+    /// the stream to make room for at once: see `Room::text`.
     room: Option<usize>,
 }
 
@@ -140,8 +141,8 @@ pub(super) type ReadRow = fn(&str, &mut StreamRow<'_, '_>) -> Option<bool>;
 struct TableAhead {
     header_line: usize,
     first_line: usize,
-    /// The header's `[N]`.
-    count: usize,
+    /// The room made for the rows the header's `[N]` declares.
+    room: Room,
     /// Each row's bytes in the completion.
     rows: Vec<Range<usize>>,
     sink: RowSink,
@@ -507,18 +508,15 @@ impl Reader {
                         index: 0,
                     };
                     if let Some(ahead) = &mut self.ahead {
-                        // Room for the rows declared, in a part of the
-                        // memory the reply itself may take.
-                        let room_bytes = self.options.max_bytes / 4;
-                        let room = count
-                            .min(ROOM_AT_ONCE)
-                            .min(room_bytes / std::mem::size_of::<Range<usize>>());
+                        let room = Room::for_count(count, &self.options);
                         ahead.push(TableAhead {
                             header_line: self.line,
                             first_line: 0,
-                            count,
-                            rows: Vec::with_capacity(room),
-                            sink: RowSink::for_count(count, room_bytes),
+                            room,
+                            rows: Vec::with_capacity(
+                                room.items(std::mem::size_of::<Range<usize>>()),
+                            ),
+                            sink: RowSink::with_room(room),
                             whole: true,
                         });
                     }
@@ -661,7 +659,7 @@ impl Reader {
                 if offset <= line_len {
                     if t.rows.is_empty() {
                         t.first_line = at;
-                        room = Some(room_for(t.count, line_len, &self.options));
+                        room = Some(t.room.text(line_len));
                     }
                     t.rows
                         .push(line_start + offset..line_start + offset + content.len());
@@ -878,18 +876,6 @@ fn delimiter_first(content: &str) -> bool {
     }
 }
 
-/// The text the rest of a table of `count` rows will take, judged by its
-/// first row of `line_len` bytes: room a stream makes at once, instead of
-/// growing its text (and copying it) again and again. As for its rows' values,
-/// a header that overstates its count gets no more than `ROOM_AT_ONCE` rows'
-/// room, nor more than a quarter of what the reply may take.
-fn room_for(count: usize, line_len: usize, options: &ReplyOptions) -> usize {
-    count
-        .min(ROOM_AT_ONCE)
-        .saturating_mul(line_len.saturating_add(1))
-        .min(options.max_bytes / 4)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -910,23 +896,5 @@ mod tests {
         for line in &lines {
             assert_eq!(is_row(line), delimiter_first(line), "{line:?}");
         }
-    }
-
-    /// Room for a table's declared rows, like its first, bounded as a
-    /// header that overstates its count cannot make costly.
-    #[test]
-    fn room_is_the_declared_rows_within_bounds() {
-        let options = ReplyOptions::default();
-        assert_eq!(room_for(100, 39, &options), 100 * 40);
-        assert_eq!(room_for(usize::MAX, 39, &options), ROOM_AT_ONCE * 40);
-        assert_eq!(
-            room_for(ROOM_AT_ONCE, usize::MAX, &options),
-            options.max_bytes / 4
-        );
-        let tight = ReplyOptions {
-            max_bytes: 1000,
-            ..ReplyOptions::default()
-        };
-        assert_eq!(room_for(100, 39, &tight), 250);
     }
 }
