@@ -243,6 +243,52 @@ fn an_empty_object_for_a_struct_is_refused_at_any_depth() {
     assert_eq!(Outer::from_toon(&back.to_toon()).unwrap(), back);
 }
 
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct JsonOuter {
+    name: String,
+    opts: Option<Opts>,
+    counts: Option<std::collections::HashMap<String, u32>>,
+}
+
+/// The same for a serde type read from a JSON reply: serde alone reads `{}`
+/// as each field missing (every `Option` `None`), which is "found nothing".
+#[test]
+fn an_empty_json_object_for_a_serde_struct_is_refused_at_any_depth() {
+    let e = from_json_reply::<Opts>("Here is the answer:\n{}").unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.path()),
+        (ParseErrorKind::MissingField, Some(2), None),
+        "{e}"
+    );
+    assert!(
+        e.retry_prompt().contains("none of the type's fields"),
+        "{e}"
+    );
+    let e = from_json_reply::<Vec<Opts>>("[\n  {\"a\": 1},\n  {}\n]").unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.path()),
+        (ParseErrorKind::MissingField, Some(3), Some("[1]")),
+        "{e}"
+    );
+    // Found in a reply that was mended too, at its line as written.
+    let e =
+        from_json_reply::<JsonOuter>("{\n  // the options\n  \"name\": \"a\",\n  \"opts\": {},\n}")
+            .unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.path()),
+        (ParseErrorKind::MissingField, Some(4), Some("opts")),
+        "{e}"
+    );
+    assert!(e.retry_prompt().contains("an optional one as null"), "{e}");
+    // Written as null, with a field, or where the type holds a map, it reads.
+    let read =
+        from_json_reply::<JsonOuter>(r#"{"name": "a", "opts": null, "counts": {}}"#).unwrap();
+    assert_eq!((read.opts, read.counts), (None, Some(Default::default())));
+    let read = from_json_reply::<JsonOuter>(r#"{"name": "{}", "opts": {"a": null}}"#).unwrap();
+    assert_eq!(read.opts, Some(Opts { a: None, b: None }));
+    assert!(from_json_reply::<serde_json::Value>("{}").is_ok());
+}
+
 /// Looking for a second answer beside a fenced block reads the rest of the
 /// reply once: lines of open brackets outside it took a copy of the rest
 /// each (quadratic: a megabyte of them ran for minutes).

@@ -4,6 +4,13 @@ use std::fmt;
 
 use crate::error::DecodeError;
 
+/// What an empty object where the type wants a struct with fields is told:
+/// the model said nothing of the struct, which is not each field missing.
+/// The whole reply `{}`:
+pub(crate) const EMPTY_REPLY_OBJECT: &str = "the reply is an empty object, none of the type's fields is in it: an answer must use the keys the prompt shows";
+/// An empty object inside the reply:
+pub(crate) const EMPTY_OBJECT: &str = "the object is empty, none of the type's fields is in it: write its fields as the prompt shows, an optional one as null";
+
 /// What kind of failure a [`ParseError`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -7,7 +7,11 @@ use std::borrow::Cow;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{json_mend, truncation_message, ParseError, ParseErrorKind, Repair, RepairKind};
+use super::{
+    json_empty, json_mend, line_of_path, truncation_message, ParseError, ParseErrorKind, Repair,
+    RepairKind,
+};
+use super::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 use crate::header::{parse_header, HeaderParse};
 
 /// A reply whose first significant line opens a JSON object, or a JSON array
@@ -85,6 +89,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let error = match first_value::<T>(text) {
         Ok(Some((value, end))) => {
             prose_after(text, end, repairs).map_err(second_value)?;
+            said_nothing::<T>(&text[..end], |line| line)?;
             return Ok(value);
         }
         Ok(None) => return Err(ParseError::empty()),
@@ -138,6 +143,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
                 // The prose's line, counted in the reply rather than the mended text.
                 r.line = mended.original_line(r.line, 1);
             }
+            said_nothing::<T>(&mended.text[..end], |line| mended.original_line(line, 1))?;
             Ok(value)
         }
         // What the mended text says is wrong is what is left to say, except
@@ -149,6 +155,30 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         }
         _ => Err(refuse(&error, None)),
     }
+}
+
+/// Refuses the JSON value `json` where `T` read an empty object in it as a
+/// struct with fields (see `json_empty`), at the object's line in the reply
+/// (`in_reply` maps a line of `json` to it).
+fn said_nothing<T: DeserializeOwned>(
+    json: &str,
+    in_reply: impl Fn(usize) -> usize,
+) -> Result<(), ParseError> {
+    let Some(path) = json_empty::empty_struct::<T>(json) else {
+        return Ok(());
+    };
+    let from = json.len() - json.trim_start().len();
+    let line = if path.is_empty() {
+        Some(json[..from].matches('\n').count() + 1)
+    } else {
+        line_of_path(json, from, &path)
+    };
+    let line = line.map(in_reply);
+    Err(if path.is_empty() {
+        ParseError::new(ParseErrorKind::MissingField, line, EMPTY_REPLY_OBJECT)
+    } else {
+        ParseError::at_path(ParseErrorKind::MissingField, line, path, EMPTY_OBJECT)
+    })
 }
 
 /// The 1-based column, in characters, of serde_json's error `e` in `text`,
@@ -194,19 +224,9 @@ fn path_of<T: DeserializeOwned>(text: &str) -> Option<String> {
 /// line of the bracket past it (serde_json alone would stop at 128 levels
 /// with a syntax error, whatever the limit).
 fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut depth = 0usize;
+    for (i, b) in outside_strings(text) {
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 if depth > max_depth {
@@ -223,6 +243,25 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+/// The bytes of the JSON `text` outside its strings (a string's opening
+/// quote included), each with its offset.
+pub(super) fn outside_strings(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let (mut in_string, mut escaped) = (false, false);
+    text.bytes().enumerate().filter(move |&(_, b)| {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        in_string = b == b'"';
+        true
+    })
 }
 
 /// The first JSON value in `text` and the offset after it; `None` for no value.

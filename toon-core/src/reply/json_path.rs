@@ -24,7 +24,11 @@ use super::{
 ///
 /// A reply cut off at the token limit is [`Truncated`](crate::ParseErrorKind::Truncated),
 /// by name; a missing field is `MissingField`, a wrong value `InvalidValue`,
-/// each with the line of the reply it stands on.
+/// each with the line of the reply it stands on. An empty object (`{}`) where
+/// the type reads a struct with fields is `MissingField` too, at any depth,
+/// though serde alone reads it as each field missing: a model that said
+/// nothing of a struct has not found that none of its fields applies (a map
+/// may be empty; `#[serde(flatten)]` and untagged enums are not looked into).
 ///
 /// ```
 /// #[derive(serde::Deserialize, Debug)]

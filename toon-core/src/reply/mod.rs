@@ -6,6 +6,7 @@ mod error;
 mod finish;
 mod forgive;
 pub(crate) mod json;
+mod json_empty;
 mod json_locate;
 mod json_mend;
 mod json_path;
@@ -22,6 +23,7 @@ use serde_json::Value;
 
 pub(crate) use ahead::ReadAhead;
 pub use error::{ParseError, ParseErrorKind};
+pub(crate) use error::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
 pub(crate) use json_locate::line_of_path;

@@ -4,7 +4,7 @@
 use super::constrain::{violation, Measure, Measured};
 use super::{Constraints, RowCells, Rows, Toon};
 use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
-use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind};
+use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, EMPTY_OBJECT};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
 /// methods are not part of the public API.
@@ -242,10 +242,7 @@ impl Cx {
             // not each of them missing. `to_toon` writes every field, `null`
             // too, so no value of the type is written so.
             Source::Map(_, 0) if !fields.1.is_empty() => {
-                return Err(self.error(
-                    ParseErrorKind::MissingField,
-                    "the object is empty, none of the type's fields is in it: write its fields as the prompt shows, an optional one as null",
-                ));
+                return Err(self.error(ParseErrorKind::MissingField, EMPTY_OBJECT));
             }
             Source::Map(map, _) => map.into_iter().map(|(k, v)| (k, v.line)).collect(),
             // A table none of whose columns the type has, as the same

@@ -25,7 +25,9 @@ use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
 use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided, ReadAhead};
-use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions};
+use crate::reply::{
+    ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, EMPTY_REPLY_OBJECT,
+};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -297,7 +299,7 @@ pub(crate) fn read<T: Toon>(
             return Err(ParseError::new(
                 ParseErrorKind::MissingField,
                 json_at.filter(|&line| line > 0),
-                "the reply is an empty object, none of the type's fields is in it: an answer must use the keys the prompt shows",
+                EMPTY_REPLY_OBJECT,
             ));
         }
         // A sentence where the fields should be (`I found no issues.`): say
