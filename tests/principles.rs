@@ -92,8 +92,44 @@ fn a_second_answer_is_refused_not_dropped_as_prose() {
             "a second answer is no cut: {e}"
         );
     }
-    let e = from_json_reply::<Capital>(&format!("{france}\n{spain}")).unwrap_err();
-    assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+    // By the JSON path too, where prose stands between the two answers, and
+    // where the second is a fenced block.
+    for (reply, line) in [
+        (format!("{france}\n{spain}"), 2),
+        (
+            format!("{france}\nOr, if you meant Spain:\n\n{spain}\nThanks."),
+            4,
+        ),
+        (format!("{france}\nAlso:\n```json\n{spain}\n```"), 1),
+        (
+            format!("Here:\n{france}\nAlso:\n```toon\ncountry: Spain\n```"),
+            2,
+        ),
+    ] {
+        let e = from_json_reply::<Capital>(&reply).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line()),
+            (ParseErrorKind::Syntax, Some(line)),
+            "{reply}: {e}"
+        );
+        assert!(
+            e.message().contains("which one is the answer is not known"),
+            "{e}"
+        );
+    }
+    // Prose that only mentions brackets is prose.
+    for after in [
+        "[1] Source: an atlas.",
+        "{see the note above}",
+        "[citation needed]",
+    ] {
+        let reply = format!("{france}\nNote:\n{after}");
+        assert_eq!(
+            from_json_reply::<Capital>(&reply).unwrap().capital,
+            "Paris",
+            "{reply}"
+        );
+    }
     // Prose is still prose: a citation line, one line of a key (a label),
     // an example in a block of another language.
     for after in [

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::beside::{answer_beside, whole_json_at};
 use super::{
     json_empty, json_mend, line_of_path, truncation_message, ParseError, ParseErrorKind, Repair,
     RepairKind,
@@ -274,34 +275,24 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, se
     }
 }
 
-/// Does `text` open with a JSON value that reads and ends its line?
-/// Read as a `Value`, whose reader stops at 128 levels: serde_json skips an
-/// `IgnoredAny` without that limit, to the end of the text, so trying many
-/// lines of open brackets would read the rest of the reply for each.
-pub(crate) fn whole_json_at(text: &str) -> bool {
-    let text = text.trim_start();
-    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    match values.next() {
-        Some(Ok(_)) => {
-            let rest = &text[values.byte_offset()..];
-            is_blank(rest.split('\n').next().unwrap_or(""))
-        }
-        _ => false,
-    }
-}
-
 /// Reports prose after the JSON value that ends at `end`.
-/// A second JSON value after the first is another answer, not prose: the
-/// line it starts on, as the error.
+/// A second answer after the first (another JSON value, right after it or on
+/// a line of its own further on, or a fenced block of data) is not prose:
+/// the line it starts on, as the error.
 fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), usize> {
     let rest = &text[end..];
     if !is_blank(rest) {
-        let after = text[..end + (rest.len() - rest.trim_start().len())]
-            .matches('\n')
-            .count()
-            + 1;
+        let end_line = text[..end].matches('\n').count() + 1;
+        let after = end_line
+            + rest[..rest.len() - rest.trim_start().len()]
+                .matches('\n')
+                .count();
         if rest.trim_start().starts_with(['{', '[']) && whole_json_at(rest) {
             return Err(after);
+        }
+        let lines: Vec<Cow<'_, str>> = rest.split('\n').map(Cow::Borrowed).collect();
+        if let Some(other) = answer_beside(&lines, 1..lines.len(), None) {
+            return Err(end_line + other);
         }
         repairs.push(Repair::new(
             RepairKind::StrippedProse,
@@ -312,13 +303,13 @@ fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), 
     Ok(())
 }
 
-/// Two JSON values: which one is the answer is not known.
+/// Two answers: which one is the answer is not known.
 #[cold]
 fn second_value(line: usize) -> ParseError {
     ParseError::new(
         ParseErrorKind::Syntax,
         Some(line),
-        "a second JSON value follows the first, and which one is the answer is not known; write one value",
+        "a second answer follows the JSON value, and which one is the answer is not known; write one value",
     )
     .whole()
 }

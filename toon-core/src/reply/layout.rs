@@ -263,6 +263,16 @@ pub(crate) fn add_header_colon(line: &mut Cow<'_, str>, number: usize, repairs: 
     }
 }
 
+/// A markdown fence: three backticks and at most a language word (```` ```toon ````).
+/// Anything more on the line (```` ```,HIGH ````) is data, not a fence.
+pub(crate) fn is_fence(line: &str) -> bool {
+    may_start_with(line, b'`')
+        && line.trim().strip_prefix("```").is_some_and(|info| {
+            info.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

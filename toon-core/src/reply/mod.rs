@@ -2,6 +2,7 @@
 //! fixed set of formatting mistakes and refusing what cannot be read without guessing.
 
 mod ahead;
+mod beside;
 mod error;
 mod finish;
 mod forgive;

@@ -4,9 +4,10 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use crate::reply::layout::{indent_of, is_blank, may_end_with, may_start_with};
+use crate::reply::layout::{indent_of, is_blank, is_fence, may_end_with, may_start_with};
 use std::borrow::Cow;
 
+use super::beside::{answer_beside, holds_data};
 use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, split_unquoted, trim_spaces};
@@ -251,16 +252,6 @@ fn untag(line: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// A markdown fence: three backticks and at most a language word (```` ```toon ````).
-/// Anything more on the line (```` ```,HIGH ````) is data, not a fence.
-pub(crate) fn is_fence(line: &str) -> bool {
-    may_start_with(line, b'`')
-        && line.trim().strip_prefix("```").is_some_and(|info| {
-            info.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '.' | '-'))
-        })
-}
-
 /// Keeps only the fenced block, if there is one: its fences and the prose
 /// around it are blanked. A block whose closing fence never came runs to the
 /// end. An empty block before another is skipped; a second block of data
@@ -358,67 +349,6 @@ fn strip_fences(
         );
         return Ok(true);
     }
-}
-
-/// The first line of an answer among `side`, the lines on one side of the
-/// fenced block: another block of data (bare, `toon` or `json`, with a line
-/// in it), a JSON object or array that reads and ends its line (not
-/// `[1] Smith, 2020`, a citation), or the first of two lines of the type's
-/// keys (a name, then `:` or a header's `[`; one alone is as likely a label,
-/// `goal: two tasks.`). Lines in blocks of other languages (a
-/// ```` ```python ```` example) are not the reply's. The side is joined once,
-/// and each JSON attempt reads from its line on without copying; past eight
-/// lines opening a bracket that read as no JSON, the rest are not tried (a
-/// reply of many such lines would be read many times over).
-fn answer_beside(
-    lines: &[Cow<'_, str>],
-    side: std::ops::Range<usize>,
-    guide: Option<&dyn Guide>,
-) -> Option<usize> {
-    let joined = lines[side.clone()].join("\n");
-    let (mut fenced, mut keyed, mut offset, mut tries) = (false, None, 0, 0);
-    for i in side.clone() {
-        let at = offset;
-        offset += lines[i].len() + 1;
-        if is_fence(&lines[i]) {
-            let data = !fenced
-                && holds_data(&lines[i])
-                && (i + 1..side.end)
-                    .take_while(|&j| !is_fence(&lines[j]))
-                    .any(|j| !is_blank(&lines[j]));
-            if data {
-                return Some(i);
-            }
-            fenced = !fenced;
-            continue;
-        }
-        let content = trim_spaces(&lines[i]);
-        if fenced || content.is_empty() {
-            continue;
-        }
-        if content.starts_with(['{', '[']) && tries < 8 {
-            tries += 1;
-            if super::json::whole_json_at(&joined[at..]) {
-                return Some(i);
-            }
-        }
-        let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
-        let keyed_line = content[key_ends..].starts_with([':', '['])
-            && guide.is_some_and(|g| g.starts_document(content));
-        if keyed_line {
-            match keyed {
-                Some(first) => return Some(first),
-                None => keyed = Some(i),
-            }
-        }
-    }
-    None
-}
-
-/// Does the fence on `line` open a block of data: bare, `toon` or `json`?
-fn holds_data(line: &str) -> bool {
-    let info = line.trim().trim_start_matches('`');
-    info.is_empty() || info.eq_ignore_ascii_case("toon") || info.eq_ignore_ascii_case("json")
 }
 
 /// The table header on `line`, if it is one (with a field list; also on a

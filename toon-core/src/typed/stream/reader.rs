@@ -15,7 +15,8 @@ use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
-use crate::reply::strip::{is_fence, starts_document, wrapper_tags, THINK_CLOSE, THINK_OPEN};
+use crate::reply::layout::is_fence;
+use crate::reply::strip::{starts_document, wrapper_tags, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{
     decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, ReplyOptions,
 };

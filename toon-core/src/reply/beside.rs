@@ -1,0 +1,89 @@
+//! A second answer beside the first. Where a reply's answer is found (a
+//! fenced block, a JSON value), another elsewhere in it (a second block of
+//! data, JSON that reads, the type's keys) makes taking either a guess: the
+//! reply is refused, never read as one answer and prose.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::layout::{is_blank, is_fence};
+use super::Guide;
+use crate::lex::trim_spaces;
+
+/// The first line of an answer among `side`, the lines on one side of the
+/// answer found (a fenced block, a JSON value): another block of data (bare, `toon` or `json`, with a line
+/// in it), a JSON object or array that reads and ends its line (not
+/// `[1] Smith, 2020`, a citation), or the first of two lines of the type's
+/// keys (a name, then `:` or a header's `[`; one alone is as likely a label,
+/// `goal: two tasks.`). Lines in blocks of other languages (a
+/// ```` ```python ```` example) are not the reply's. The side is joined once,
+/// and each JSON attempt reads from its line on without copying; past eight
+/// lines opening a bracket that read as no JSON, the rest are not tried (a
+/// reply of many such lines would be read many times over).
+pub(super) fn answer_beside(
+    lines: &[Cow<'_, str>],
+    side: std::ops::Range<usize>,
+    guide: Option<&dyn Guide>,
+) -> Option<usize> {
+    let joined = lines[side.clone()].join("\n");
+    let (mut fenced, mut keyed, mut offset, mut tries) = (false, None, 0, 0);
+    for i in side.clone() {
+        let at = offset;
+        offset += lines[i].len() + 1;
+        if is_fence(&lines[i]) {
+            let data = !fenced
+                && holds_data(&lines[i])
+                && (i + 1..side.end)
+                    .take_while(|&j| !is_fence(&lines[j]))
+                    .any(|j| !is_blank(&lines[j]));
+            if data {
+                return Some(i);
+            }
+            fenced = !fenced;
+            continue;
+        }
+        let content = trim_spaces(&lines[i]);
+        if fenced || content.is_empty() {
+            continue;
+        }
+        if content.starts_with(['{', '[']) && tries < 8 {
+            tries += 1;
+            if whole_json_at(&joined[at..]) {
+                return Some(i);
+            }
+        }
+        let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
+        let keyed_line = content[key_ends..].starts_with([':', '['])
+            && guide.is_some_and(|g| g.starts_document(content));
+        if keyed_line {
+            match keyed {
+                Some(first) => return Some(first),
+                None => keyed = Some(i),
+            }
+        }
+    }
+    None
+}
+
+/// Does the fence on `line` open a block of data: bare, `toon` or `json`?
+pub(super) fn holds_data(line: &str) -> bool {
+    let info = line.trim().trim_start_matches('`');
+    info.is_empty() || info.eq_ignore_ascii_case("toon") || info.eq_ignore_ascii_case("json")
+}
+
+/// Does `text` open with a JSON value that reads and ends its line?
+/// Read as a `Value`, whose reader stops at 128 levels: serde_json skips an
+/// `IgnoredAny` without that limit, to the end of the text, so trying many
+/// lines of open brackets would read the rest of the reply for each.
+pub(super) fn whole_json_at(text: &str) -> bool {
+    let text = text.trim_start();
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(_)) => {
+            let rest = &text[values.byte_offset()..];
+            is_blank(rest.split('\n').next().unwrap_or(""))
+        }
+        _ => false,
+    }
+}
