@@ -76,6 +76,22 @@ pub(crate) fn find_unquoted_byte(s: &str, x: u8, y: u8) -> Option<usize> {
     None
 }
 
+/// The bytes of `s` outside quoted runs, each with its index: a quoted run
+/// is given as its opening quote alone, and one that never closes ends them
+/// (no later byte is outside quotes). JSON quotes and escapes as TOON does.
+pub(crate) fn unquoted_bytes(s: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let b = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let (at, &c) = (i, b.get(i)?);
+        i = match c {
+            b'"' => after_quoted(b, i + 1).unwrap_or(b.len()),
+            _ => i + 1,
+        };
+        Some((at, c))
+    })
+}
+
 /// The index just past the quote closing a run that starts at `k`, or `None`
 /// if the run never closes (so no later byte is outside quotes).
 fn after_quoted(b: &[u8], mut k: usize) -> Option<usize> {
@@ -468,6 +484,22 @@ pub(crate) fn clip(s: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn unquoted_bytes_give_each_quoted_run_as_its_quote() {
+        let seen = |s: &str| -> String {
+            unquoted_bytes(s)
+                .map(|(i, b)| {
+                    assert_eq!(s.as_bytes()[i], b);
+                    char::from(b)
+                })
+                .collect()
+        };
+        assert_eq!(seen(r#"{"a": "}", b: [1]}"#), r#"{": ", b: [1]}"#);
+        assert_eq!(seen(r#"x "a\"b" y"#), r#"x " y"#);
+        assert_eq!(seen(r#"[ "never closed ] ]"#), r#"[ ""#);
+        assert_eq!(seen(""), "");
+    }
 
     /// The quote rule stated plainly, character by character: the oracle the
     /// byte-level searches are checked against.

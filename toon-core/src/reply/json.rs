@@ -14,6 +14,7 @@ use super::{
 };
 use super::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 use crate::header::{parse_header, HeaderParse};
+use crate::lex::unquoted_bytes;
 
 /// A reply whose first significant line opens a JSON object, or a JSON array
 /// that is not a TOON root header (`[3]: a,b`).
@@ -169,15 +170,11 @@ fn said_nothing<T: DeserializeOwned>(
         return Ok(());
     };
     let from = json.len() - json.trim_start().len();
-    let line = if path.is_empty() {
-        Some(json[..from].matches('\n').count() + 1)
-    } else {
-        line_of_path(json, from, &path)
-    };
-    let line = line.map(in_reply);
     Err(if path.is_empty() {
-        ParseError::new(ParseErrorKind::MissingField, line, EMPTY_REPLY_OBJECT)
+        let line = in_reply(json[..from].matches('\n').count() + 1);
+        ParseError::new(ParseErrorKind::MissingField, Some(line), EMPTY_REPLY_OBJECT)
     } else {
+        let line = line_of_path(json, from, &path).map(in_reply);
         ParseError::at_path(ParseErrorKind::MissingField, line, path, EMPTY_OBJECT)
     })
 }
@@ -226,7 +223,7 @@ fn path_of<T: DeserializeOwned>(text: &str) -> Option<String> {
 /// with a syntax error, whatever the limit).
 fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
     let mut depth = 0usize;
-    for (i, b) in outside_strings(text) {
+    for (i, b) in unquoted_bytes(text) {
         match b {
             b'[' | b'{' => {
                 depth += 1;
@@ -246,25 +243,6 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// The bytes of the JSON `text` outside its strings (a string's opening
-/// quote included), each with its offset.
-pub(super) fn outside_strings(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
-    let (mut in_string, mut escaped) = (false, false);
-    text.bytes().enumerate().filter(move |&(_, b)| {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            return false;
-        }
-        in_string = b == b'"';
-        true
-    })
-}
-
 /// The first JSON value in `text` and the offset after it; `None` for no value.
 fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, serde_json::Error> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
@@ -277,8 +255,8 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, se
 
 /// Reports prose after the JSON value that ends at `end`.
 /// A second answer after the first (another JSON value, right after it or on
-/// a line of its own further on, or a fenced block of data) is not prose:
-/// the line it starts on, as the error.
+/// a line of its own further on) is not prose: the line it starts on, as the
+/// error. (A fenced block beside the JSON is the fence stage's to refuse.)
 fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), usize> {
     let rest = &text[end..];
     if !is_blank(rest) {

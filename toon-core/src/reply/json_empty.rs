@@ -17,7 +17,7 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
-use super::json::outside_strings;
+use crate::lex::unquoted_bytes;
 
 /// The path (`violations[1].location`; empty at the root) of the first
 /// empty object in the JSON value `json` that `T` reads as a struct with
@@ -39,7 +39,7 @@ pub(crate) fn empty_struct<T: DeserializeOwned>(json: &str) -> Option<String> {
 /// Does `json` hold `{` and `}` with only whitespace between, outside strings?
 fn has_empty_object(json: &str) -> bool {
     let mut open = false;
-    for (_, b) in outside_strings(json) {
+    for (_, b) in unquoted_bytes(json) {
         match b {
             b'}' if open => return true,
             b' ' | b'\t' | b'\n' | b'\r' => continue,

@@ -583,17 +583,11 @@ fn colon_in_row<'l>(lines: &'l [Cow<'_, str>], line: usize) -> Option<(&'l str, 
 /// A line that opens a bracket or brace outside quotes and never closes it: a
 /// header cut before its end (`violations[2]{category,sev`).
 fn leaves_open(line: &str) -> bool {
-    let (mut open, mut quoted, mut escaped) = (0i32, false, false);
-    for c in line.chars() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            '[' | '{' if !quoted => open += 1,
-            ']' | '}' if !quoted => open -= 1,
-            _ => {}
-        }
-    }
+    let open = crate::lex::unquoted_bytes(line).fold(0i32, |open, (_, b)| match b {
+        b'[' | b'{' => open + 1,
+        b']' | b'}' => open - 1,
+        _ => open,
+    });
     open > 0
 }
 
