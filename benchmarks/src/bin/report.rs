@@ -549,13 +549,18 @@ by the consumer keeps its own); an event is 120 bytes (136 before the rare decod
 without a call to `memcpy`; and where a header declares `[N]`, room for `N` rows like the first is made at
 once (bounded as the rows' values are). Counted by callgrind on 200-row replies, instructions a row on the
 compliance records: the stream fed 4 bytes at a time 4,854 (5,462 before these four changes), `from_toon`
-3,541. What is left is mostly the pushes: a push that ends no line costs about 20 instructions, and a
-compliance row is 24 of them (`feed_4_bytes`, the chunks appended to a `String` and nothing else, is about a
-third of `from_toon`'s time); and three reference-count operations a row for the shared text. Taking turns
-while this was built, the stream measured 1.39 to 1.48 times `from_toon` across runs on both kinds of record,
-and criterion's interval for the stream is wide (one run 3.17 to 3.58 ms), so the figures above can land on
-either side of 1.5 from run to run. A consumer that reads every row as it arrives pays for that reading on
-top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
+3,541. What is left is the pushes, a few instructions each but each waiting on the one before for the
+text's length (a compliance row is 24 of them; `feed_4_bytes`, the chunks appended to a `String` and nothing
+else, is about a third of `from_toon`'s time), and what a row costs the stream beyond `from_toon`'s work (its
+event made and dropped, its text copied for the element, its bytes noted for `finish`), spread thin: no one
+piece is more than a few percent of the time. The three reference-count operations a row for the shared text
+are about 1% (a count that is not atomic, which events that must be `Send + Sync` cannot have, measured so).
+Taking turns across this project's runs, the stream measured 1.39 to 1.52 times `from_toon` on the compliance
+records and 1.27 to 1.37 on short cells, and criterion's interval for the stream is wide (one run 3.17 to 3.58
+ms), so the compliance figures above land on either side of 1.5 from run to run. A reply whose root is a struct
+(the streaming section's `ComplianceAnalysis`) is no root table: its `finish` decodes the text again, taking
+the rows read ahead, so there the stream costs more (the streaming overhead above). A consumer that
+reads every row as it arrives pays for that reading on top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 
