@@ -12,11 +12,11 @@ use super::Guide;
 use crate::lex::trim_spaces;
 
 /// The first line of an answer among `side`, the lines on one side of the
-/// answer found (a fenced block, a JSON value): another block of data (bare, `toon` or `json`, with a line
-/// in it), a JSON object or array that reads and ends its line (not
-/// `[1] Smith, 2020`, a citation), or the first of two lines of the type's
-/// keys (a name, then `:` or a header's `[`; one alone is as likely a label,
-/// `goal: two tasks.`). Lines in blocks of other languages (a
+/// answer found (a fenced block, a JSON value): another block of data (bare,
+/// `toon` or `json`, with a line in it), a JSON object or array that reads
+/// and ends its line (not `[1] Smith, 2020`, a citation), or the first of two
+/// lines of the type's keys (a name, then `:` or a header's `[`; one alone is
+/// as likely a label, `goal: two tasks.`). Lines in blocks of other languages (a
 /// ```` ```python ```` example) are not the reply's. The side is joined once,
 /// and each JSON attempt reads from its line on without copying; past eight
 /// lines opening a bracket that read as no JSON, the rest are not tried (a

@@ -1,5 +1,6 @@
 //! Repairs to the layout of the text: shifted or non-two-space indentation, and
-//! headers missing their colon.
+//! headers missing their colon; and what the stages tell lines by (blank, a
+//! comment, a fence).
 
 use std::borrow::Cow;
 
