@@ -117,11 +117,14 @@ fn a_second_answer_is_refused_not_dropped_as_prose() {
             "{e}"
         );
     }
-    // Prose that only mentions brackets is prose.
+    // Prose that only mentions brackets is prose, and so is a stray fence
+    // the fence stage left, with what follows it.
     for after in [
         "[1] Source: an atlas.",
         "{see the note above}",
         "[citation needed]",
+        "```\nThe capital of France is Paris.",
+        "Usage:\n```\ncurl example.org",
     ] {
         let reply = format!("{france}\nNote:\n{after}");
         assert_eq!(

@@ -20,11 +20,15 @@ use crate::lex::trim_spaces;
 /// ```` ```python ```` example) are not the reply's. The side is joined once,
 /// and each JSON attempt reads from its line on without copying; past eight
 /// lines opening a bracket that read as no JSON, the rest are not tried (a
-/// reply of many such lines would be read many times over).
+/// reply of many such lines would be read many times over). `blocks`: a
+/// fenced block of data counts as an answer; where the fence stage has
+/// already judged the fences (a stray one it left, after a JSON value), a
+/// fence only opens or closes a block whose lines are not looked at.
 pub(super) fn answer_beside(
     lines: &[Cow<'_, str>],
     side: std::ops::Range<usize>,
     guide: Option<&dyn Guide>,
+    blocks: bool,
 ) -> Option<usize> {
     let joined = lines[side.clone()].join("\n");
     let (mut fenced, mut keyed, mut offset, mut tries) = (false, None, 0, 0);
@@ -32,7 +36,8 @@ pub(super) fn answer_beside(
         let at = offset;
         offset += lines[i].len() + 1;
         if is_fence(&lines[i]) {
-            let data = !fenced
+            let data = blocks
+                && !fenced
                 && holds_data(&lines[i])
                 && (i + 1..side.end)
                     .take_while(|&j| !is_fence(&lines[j]))

@@ -166,16 +166,19 @@ fn said_nothing<T: DeserializeOwned>(
     json: &str,
     in_reply: impl Fn(usize) -> usize,
 ) -> Result<(), ParseError> {
-    let Some(path) = json_empty::empty_struct::<T>(json) else {
+    let Some(at) = json_empty::empty_struct::<T>(json) else {
         return Ok(());
     };
     let from = json.len() - json.trim_start().len();
-    Err(if path.is_empty() {
-        let line = in_reply(json[..from].matches('\n').count() + 1);
-        ParseError::new(ParseErrorKind::MissingField, Some(line), EMPTY_REPLY_OBJECT)
-    } else {
-        let line = line_of_path(json, from, &path).map(in_reply);
-        ParseError::at_path(ParseErrorKind::MissingField, line, path, EMPTY_OBJECT)
+    Err(match at {
+        None => {
+            let line = in_reply(json[..from].matches('\n').count() + 1);
+            ParseError::new(ParseErrorKind::MissingField, Some(line), EMPTY_REPLY_OBJECT)
+        }
+        Some(path) => {
+            let line = line_of_path(json, from, &path).map(in_reply);
+            ParseError::at_path(ParseErrorKind::MissingField, line, path, EMPTY_OBJECT)
+        }
     })
 }
 
@@ -256,7 +259,8 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, se
 /// Reports prose after the JSON value that ends at `end`.
 /// A second answer after the first (another JSON value, right after it or on
 /// a line of its own further on) is not prose: the line it starts on, as the
-/// error. (A fenced block beside the JSON is the fence stage's to refuse.)
+/// error. (A fenced block beside the JSON is the fence stage's to refuse; a
+/// stray fence it left is no answer.)
 fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), usize> {
     let rest = &text[end..];
     if !is_blank(rest) {
@@ -269,7 +273,8 @@ fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), 
             return Err(after);
         }
         let lines: Vec<Cow<'_, str>> = rest.split('\n').map(Cow::Borrowed).collect();
-        if let Some(other) = answer_beside(&lines, 1..lines.len(), None) {
+        // The fences are the fence stage's: one left here is stray.
+        if let Some(other) = answer_beside(&lines, 1..lines.len(), None, false) {
             return Err(end_line + other);
         }
         repairs.push(Repair::new(

@@ -5,7 +5,8 @@
 //! a reply that read holds an empty object, its value is walked once more,
 //! as the type asks for it, to find whether the type read one as a struct.
 //! The walk only ever adds that refusal: where it cannot follow the type
-//! (`#[serde(flatten)]`, an untagged enum), it finds nothing.
+//! (what serde buffers before reading: the fields flattened into a struct,
+//! an untagged or internally tagged enum), it finds nothing.
 
 use std::fmt::Write;
 
@@ -19,10 +20,10 @@ use serde_json::Value;
 
 use crate::lex::unquoted_bytes;
 
-/// The path (`violations[1].location`; empty at the root) of the first
-/// empty object in the JSON value `json` that `T` reads as a struct with
-/// fields.
-pub(crate) fn empty_struct<T: DeserializeOwned>(json: &str) -> Option<String> {
+/// Where the first empty object in the JSON value `json` that `T` reads as
+/// a struct with fields is: `Some(None)` the whole value, `Some(Some(path))`
+/// a value in it (`violations[1].location`).
+pub(crate) fn empty_struct<T: DeserializeOwned>(json: &str) -> Option<Option<String>> {
     if !has_empty_object(json) {
         return None;
     }
@@ -54,7 +55,8 @@ fn has_empty_object(json: &str) -> bool {
 #[derive(Default)]
 struct Walk {
     path: Vec<Step>,
-    found: Option<String>,
+    /// The path of the empty object found, `None` for the root.
+    found: Option<Option<String>>,
 }
 
 enum Step {
@@ -130,7 +132,8 @@ impl<'de> de::Deserializer<'de> for Probe<'_, '_> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         if matches!(self.value, Value::Object(map) if map.is_empty()) && !fields.is_empty() {
-            self.walk.found = Some(self.walk.path());
+            let walk = &mut *self.walk;
+            walk.found = Some((!walk.path.is_empty()).then(|| walk.path()));
             return Err(Error::custom("an empty object read as a struct"));
         }
         self.deserialize_any(visitor)
@@ -327,25 +330,39 @@ mod tests {
 
     #[test]
     fn an_empty_object_read_as_a_struct_is_found_at_its_path() {
-        assert_eq!(empty_struct::<Opts>("{}").as_deref(), Some(""));
-        assert_eq!(empty_struct::<Opts>(" {\n } ").as_deref(), Some(""));
+        assert_eq!(empty_struct::<Opts>("{}"), Some(None));
+        assert_eq!(empty_struct::<Opts>(" {\n } "), Some(None));
         assert_eq!(
-            empty_struct::<Vec<Opts>>("[{\"a\": 1}, {}]").as_deref(),
+            empty_struct::<Vec<Opts>>("[{\"a\": 1}, {}]")
+                .flatten()
+                .as_deref(),
             Some("[1]")
         );
         let outer = |rest: &str| format!("{{\"name\": \"x\", {rest}}}");
         assert_eq!(
-            empty_struct::<Outer>(&outer("\"opts\": {}")).as_deref(),
+            empty_struct::<Outer>(&outer("\"opts\": {}"))
+                .flatten()
+                .as_deref(),
             Some("opts")
         );
         assert_eq!(
-            empty_struct::<Outer>(&outer("\"list\": [{}]")).as_deref(),
+            empty_struct::<Outer>(&outer("\"list\": [{}]"))
+                .flatten()
+                .as_deref(),
             Some("list[0]")
         );
         assert_eq!(
-            empty_struct::<Outer>(&outer("\"kind\": {\"Shaped\": {}}")).as_deref(),
+            empty_struct::<Outer>(&outer("\"kind\": {\"Shaped\": {}}"))
+                .flatten()
+                .as_deref(),
             Some("kind.Shaped")
         );
+    }
+
+    #[test]
+    fn an_empty_object_at_an_empty_key_is_not_the_root() {
+        let map = empty_struct::<HashMap<String, Opts>>(r#"{"": {}}"#);
+        assert_eq!(map, Some(Some(String::new())));
     }
 
     #[test]

@@ -315,7 +315,7 @@ fn strip_fences(
         // a second block would be.
         let other = [0..open, close + 1..lines.len()]
             .into_iter()
-            .find_map(|side| answer_beside(lines, side, guide));
+            .find_map(|side| answer_beside(lines, side, guide, true));
         if let Some(other) = other {
             return Err(ParseError::new(
                 ParseErrorKind::Syntax,
