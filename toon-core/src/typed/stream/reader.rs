@@ -556,7 +556,11 @@ impl Reader {
                     return;
                 }
                 let at = self.line;
-                if let Some((value, repairs)) = self.decode_doc(content, &key, &[at]) {
+                let read = match self.plain_field(content, colon) {
+                    Some(value) => Some((value, Vec::new())),
+                    None => self.decode_doc(content, &key, &[at]),
+                };
+                if let Some((value, repairs)) = read {
                     if !matches!(value, Value::Object(_) | Value::Array(_)) {
                         events.push(Event::Field {
                             key,
@@ -803,6 +807,33 @@ impl Reader {
     /// and its repairs, each placed on the completion's line: `lines[i]` is the
     /// completion's line of the document's line `i + 1`. A count is the whole
     /// reply's to decide, so a corrected one is not the element's repair.
+    /// A `key: value` line the specification reads as it stands, as most
+    /// are, whose key has a scalar value: that value, as the one-line
+    /// document's decode gives it (with no repair: the reply decoder takes a
+    /// document the specification reads as it is), without that decode's
+    /// work. `None` for any other line, which `decode_doc` reads.
+    fn plain_field(&self, content: &str, colon: usize) -> Option<Value> {
+        let token = trim_spaces(&content[..colon]);
+        let rest = trim_spaces(&content[colon + 1..]);
+        // Not what the whole reply decoder would look at again: a comment, a
+        // tab or a byte-order mark before the key, a key a header could be
+        // made of, a line it strips or that is over a limit; nor an empty
+        // key, an empty array or a quoted key that does not read.
+        let plain = token.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '"')
+            && !token.contains(['[', '{'])
+            && !rest.is_empty()
+            && rest != "[]"
+            && self.options.max_depth >= 1
+            && crate::reply::too_many_bytes(content.len(), &self.options).is_ok()
+            && !crate::reply::strip::needs_stripping(content)
+            && (!token.starts_with('"') || crate::lex::parse_quoted(token).is_ok());
+        if !plain {
+            return None;
+        }
+        let value = crate::lex::parse_value_token(rest).ok()?;
+        Some(Node::Scalar(value).into_value())
+    }
+
     fn decode_doc(&self, doc: &str, key: &str, lines: &[usize]) -> Option<(Value, Vec<Repair>)> {
         let mut buf = String::new();
         let findings = &mut Findings::default();
