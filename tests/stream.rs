@@ -541,6 +541,38 @@ fn streams_are_send_and_sync() {
 /// Texts a step away from a root table whose rows `finish` takes as read
 /// (a space, a line ending, a count, a column, a wrapper): each finishes
 /// exactly as `from_toon` reads it, and the table itself as its rows.
+/// `text`, holding a table of `count` violations, and the steps from it a
+/// model takes: after it, a newline, a comment or prose; around it, a fence,
+/// a byte-order mark, a space or a blank line; its line ends as CRLF, its rows
+/// indented otherwise, trailing spaces; a count one off, columns swapped or
+/// one more, an enum's case or a value it does not have. The first four read
+/// as `text` does.
+fn violation_steps(text: &str, count: usize) -> Vec<String> {
+    let declared = format!("[{count}]");
+    vec![
+        text.to_owned(),
+        format!("{text}\n"),
+        format!("{text}\n\n"),
+        format!("{text}\n# done"),
+        format!("{text}\nThat is all."),
+        format!("```toon\n{text}\n```"),
+        format!("\u{feff}{text}"),
+        format!(" {text}"),
+        format!("\n{text}"),
+        text.replace('\n', "\r\n"),
+        text.replace("\n  ", "\n    "),
+        text.replacen("\n  ", "\n   ", 1),
+        text.replacen("\n  ", "\n\t", 1),
+        text.replacen('\n', " \n", 2),
+        text.replacen(&declared, &format!("[{}]", count + 1), 1),
+        text.replacen(&declared, &format!("[{}]", count - 1), 1),
+        text.replacen("category,severity", "severity,category", 1),
+        text.replacen("remediation}", "remediation,note}", 1),
+        text.replacen("HIGH", "high", 1),
+        text.replacen("HIGH", "SEVERE", 1),
+    ]
+}
+
 #[test]
 fn root_tables_a_step_from_exact_finish_as_from_toon() {
     let rows: Vec<Violation> = (0..3)
@@ -555,31 +587,12 @@ fn root_tables_a_step_from_exact_finish_as_from_toon() {
     let text = rows.to_toon();
     assert!(text.starts_with("[3]{category,"), "{text}");
     let header_end = text.find('\n').unwrap();
-    let variants = [
-        text.clone(),
-        format!("{text}\n"),
-        format!("{text}\n\n"),
-        format!("{text}\n# done"),
-        format!("{text}\nThat is all."),
-        format!("```toon\n{text}\n```"),
-        format!("\u{feff}{text}"),
-        format!(" {text}"),
-        format!("\n{text}"),
-        text.replace('\n', "\r\n"),
-        text.replace("\n  ", "\n    "),
-        text.replacen("\n  ", "\n   ", 1),
-        text.replacen("\n  ", "\n\t", 1),
-        text.replacen('\n', " \n", 2),
-        text.replacen("[3]", "[4]", 1),
-        text.replacen("[3]", "[2]", 1),
+    let mut variants = violation_steps(&text, 3);
+    variants.extend([
         text.replacen("[3]", "[03]", 1),
         text.replacen(":\n", ": \n", 1),
-        text.replacen("category,severity", "severity,category", 1),
-        text.replacen("remediation}", "remediation,note}", 1),
-        text.replacen("HIGH", "high", 1),
-        text.replacen("HIGH", "SEVERE", 1),
         format!("{}\n{}", &text[..header_end], &text[header_end..]),
-    ];
+    ]);
     for (i, reply) in variants.iter().enumerate() {
         let whole = Vec::<Violation>::from_toon_with_report(reply);
         if i < 4 {
@@ -593,6 +606,71 @@ fn root_tables_a_step_from_exact_finish_as_from_toon() {
             );
         }
     }
+}
+
+/// A struct reply (`ComplianceAnalysis`) a step from the form `finish`
+/// builds from what the stream read (every line a field or a table header at
+/// the margin, or a row two spaces in): each finishes exactly as `from_toon`
+/// reads it, repairs and refusals included, in every splitting.
+#[test]
+fn struct_replies_a_step_from_exact_finish_as_from_toon() {
+    let text = "compliance_status: NON_COMPLIANT\n\
+                violations[2]{category,severity,description,related_rule_id,remediation}:\n\
+                \x20 privacy,HIGH,\"Logs, the full card\",R-1,Mask it\n\
+                \x20 security,LOW,Keys in code,R-2,Rotate them\n\
+                audit_trail: Checked R-1 to R-9\n\
+                spoken_response: Two problems.\n\
+                confidence: 0.5";
+    let whole = ComplianceAnalysis::from_toon_with_report(text).unwrap();
+    assert!(whole.repairs.is_empty(), "{:?}", whole.repairs);
+    assert_eq!(whole.value.violations.len(), 2);
+    // Each edit is one `replacen` of the first pair by the second.
+    let trail = "audit_trail: Checked R-1 to R-9";
+    let edits = [
+        ("[2]", "[0]"),
+        ("Checked R-1 to R-9", "\"Checked R-1 to R-9\""),
+        ("audit_trail:", "\"audit_trail\":"),
+        ("audit_trail: ", "audit_trail:"),
+        ("audit_trail: ", "audit_trail : "),
+        (trail, "audit_trail: []"),
+        (trail, "audit_trail:\n  note: x"),
+        ("\naudit_trail", "\n  audit_trail"),
+        (&format!("\n{trail}"), ""),
+        ("confidence: 0.5", "confidence: 7"),
+        ("confidence: 0.5", "confidence: \"0.5\""),
+        ("confidence: 0.5", "audit_trail: twice"),
+        ("confidence: 0.5", "mood: fine"),
+        ("\nconfidence: 0.5", ""),
+        ("\n  security", "\n\n  security"),
+    ];
+    let mut variants = violation_steps(text, 2);
+    variants.extend(edits.iter().map(|(from, to)| text.replacen(from, to, 1)));
+    // The status last; the table empty.
+    variants.push(
+        text.replacen("compliance_status: NON_COMPLIANT\n", "", 1)
+            + "\ncompliance_status: COMPLIANT",
+    );
+    let rows_from = text.find("\n  ").unwrap();
+    let rows_to = text.find("\naudit_trail").unwrap();
+    variants.push(format!(
+        "{}{}",
+        &text[..rows_from].replacen("[2]", "[0]", 1),
+        &text[rows_to..]
+    ));
+    let mut built = 0;
+    for reply in &variants {
+        let whole = ComplianceAnalysis::from_toon_with_report(reply);
+        built += usize::from(whole.as_ref().is_ok_and(|r| r.repairs.is_empty()));
+        for sizes in splittings() {
+            let (_, finished) = stream::<ComplianceAnalysis>(reply, &sizes);
+            assert!(
+                same(&finished, &whole),
+                "{reply:?} {sizes:?}: {finished:?} != {whole:?}"
+            );
+        }
+    }
+    // Some variants read with no repair, some with repairs, some not at all.
+    assert!(built > 3 && built < variants.len() - 3, "{built}");
 }
 
 /// The real model's replies (constrained by the grammar, so clean, and

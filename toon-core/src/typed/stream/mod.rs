@@ -55,6 +55,7 @@
 //! are decided, so its memory is bounded by the longest line and the record
 //! being built, however long the completion.
 
+mod doc;
 mod event;
 mod events;
 mod reader;
@@ -295,6 +296,17 @@ impl<T: Toon> ToonStream<T> {
             && self.reader.options().max_depth >= 1
             && memchr::memchr(b'\r', self.text.as_bytes()).is_none();
         if let Some(value) = whole.then(|| self.reader.take_exact::<T>()).flatten() {
+            return Ok(Reply {
+                value,
+                repairs: Vec::new(),
+            });
+        }
+        // A reply of exactly the type's top-level fields is built from what
+        // was read (`reader::doc`); if it is not, the rows are read again.
+        if let Some(value) = whole
+            .then(|| self.reader.take_doc::<T>(&self.text))
+            .flatten()
+        {
             return Ok(Reply {
                 value,
                 repairs: Vec::new(),

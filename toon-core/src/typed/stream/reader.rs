@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::doc::{self, Entry};
 use super::event::{CleanRow, Columns, Element, Event, RowSink, RowText, StreamRow};
 use super::events::Events;
 use super::room::Room;
@@ -21,7 +22,7 @@ use crate::reply::{
     decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, ReplyOptions,
 };
 use crate::typed::guide::TypeGuide;
-use crate::typed::Ahead;
+use crate::typed::{Ahead, Toon};
 
 /// What the current top-level block is, as far as events go.
 #[derive(Debug)]
@@ -98,6 +99,9 @@ pub(super) struct Reader {
     /// The lines so far are exactly that table, as `from_toon` reads it with
     /// no repair: see `Exact`.
     exact: Option<Exact>,
+    /// The lines so far are exactly these top-level fields, as `from_toon`
+    /// reads them with no repair: see `doc`.
+    doc: Option<Vec<Entry>>,
     /// Bytes of text a table's first row says the rest of it will take, for
     /// the stream to make room for at once: see `Room::text`.
     room: Option<usize>,
@@ -177,6 +181,7 @@ impl Reader {
             row_depth: None,
             root_columns,
             exact: None,
+            doc: ahead.then(Vec::new),
             room: None,
             last_row: None,
         }
@@ -220,10 +225,27 @@ impl Reader {
         self.room.take()
     }
 
+    /// The value of a reply of exactly the type's top-level fields (see
+    /// `doc`), built from what was read; else nothing is taken.
+    pub(super) fn take_doc<T: Toon>(&mut self, completion: &str) -> Option<T> {
+        let entries = self.doc.take()?;
+        let tables = self
+            .ahead
+            .take()?
+            .into_iter()
+            .map(|t| {
+                let rows = if t.whole { t.sink.into_rows() } else { None };
+                (t.header_line, t.first_line, t.rows, rows)
+            })
+            .collect();
+        doc::read(entries, tables, completion, &self.options)
+    }
+
     /// Keeps no more rows for `finish`, and drops those kept.
     pub(super) fn stop_reading_ahead(&mut self) {
         self.ahead = None;
         self.exact = None;
+        self.doc = None;
     }
 
     pub(super) fn options_mut(&mut self) -> &mut ReplyOptions {
@@ -254,20 +276,29 @@ impl Reader {
         if let Some((depth, content)) = self.plain_row(line) {
             self.row_depth = Some(depth);
             let read_ahead = self.row(content, events);
+            // Two spaces in, nothing after: no stage re-levels or trims it.
+            let plain = read_ahead && line.len() == content.len() + 2 && line.starts_with("  ");
             if let Some(exact) = &mut self.exact {
-                // Two spaces in, nothing after: no stage re-levels or trims it.
-                if read_ahead && line.len() == content.len() + 2 && line.starts_with("  ") {
+                if plain {
                     exact.rows += 1;
                 } else {
                     self.exact = None;
                 }
+            }
+            if !plain {
+                self.doc = None;
             }
             // A row's events are its items.
             self.emitted |= events.len() > before;
         } else {
             // Any other line but the header, which sets it again.
             self.exact = None;
+            // Any line but an entry of the fields, which adds one.
+            let entries = self.doc.as_ref().map(Vec::len);
             self.read(line, events);
+            if entries.is_some() && self.doc.as_ref().map(Vec::len) != entries.map(|n| n + 1) {
+                self.doc = None;
+            }
             self.emitted |= events[before..]
                 .iter()
                 .any(|e| !matches!(e, Event::Withdrawn));
@@ -500,6 +531,18 @@ impl Reader {
                     if exact {
                         self.exact = Some(Exact { count, rows: 0 });
                     }
+                    // A header alone on its line, at the margin, whose rows are read ahead.
+                    let whole = self.ahead.is_some() && self.whole_line(content);
+                    if let (true, Some(doc), Some(columns), Some(key)) =
+                        (whole, &mut self.doc, &columns, &h.key)
+                    {
+                        doc.push(Entry::Table {
+                            line: self.line,
+                            key: key.clone(),
+                            count,
+                            columns: Arc::clone(columns),
+                        });
+                    }
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
@@ -557,7 +600,19 @@ impl Reader {
                 }
                 let at = self.line;
                 let read = match self.plain_field(content, colon) {
-                    Some(value) => Some((value, Vec::new())),
+                    Some((value, rest)) => {
+                        // The line alone, at the margin: an entry of the fields.
+                        if let (true, Some(doc)) = (self.whole_line(content), &mut self.doc) {
+                            let (_, _, start) = self.at;
+                            let from = start + (rest.as_ptr() as usize - content.as_ptr() as usize);
+                            doc.push(Entry::Field {
+                                line: at,
+                                key: key.clone(),
+                                value: from..from + rest.len(),
+                            });
+                        }
+                        Some((value, Vec::new()))
+                    }
                     None => self.decode_doc(content, &key, &[at]),
                 };
                 if let Some((value, repairs)) = read {
@@ -812,7 +867,7 @@ impl Reader {
     /// document's decode gives it (with no repair: the reply decoder takes a
     /// document the specification reads as it is), without that decode's
     /// work. `None` for any other line, which `decode_doc` reads.
-    fn plain_field(&self, content: &str, colon: usize) -> Option<Value> {
+    fn plain_field<'c>(&self, content: &'c str, colon: usize) -> Option<(Value, &'c str)> {
         let token = trim_spaces(&content[..colon]);
         let rest = trim_spaces(&content[colon + 1..]);
         // Not what the whole reply decoder would look at again: a comment, a
@@ -831,7 +886,13 @@ impl Reader {
             return None;
         }
         let value = crate::lex::parse_value_token(rest).ok()?;
-        Some(Node::Scalar(value).into_value())
+        Some((Node::Scalar(value).into_value(), rest))
+    }
+
+    /// Whether `content` is the whole line being read: nothing before or after it.
+    fn whole_line(&self, content: &str) -> bool {
+        let (line_at, line_len, _) = self.at;
+        content.as_ptr() as usize == line_at && content.len() == line_len
     }
 
     fn decode_doc(&self, doc: &str, key: &str, lines: &[usize]) -> Option<(Value, Vec<Repair>)> {
