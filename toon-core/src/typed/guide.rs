@@ -22,7 +22,12 @@ pub(crate) struct TypeGuide {
 
 impl TypeGuide {
     pub(crate) fn new(shape: Shape) -> Self {
-        let fields = match shape.resolve() {
+        // A resolved shape is taken as it is, not copied.
+        let shape = match shape {
+            Shape::Named { .. } => shape.resolve(),
+            resolved => resolved,
+        };
+        let fields = match shape {
             Shape::Struct(s) => s.fields,
             _ => Vec::new(),
         };

@@ -154,20 +154,25 @@ impl<T: Toon> ToonStream<T> {
     /// keeps each clean row read into its type, so that `finish` does not
     /// read it again (prose fields aside, which `finish` cuts out first).
     fn build(options: ReplyOptions, keep_text: bool) -> Self {
-        let prose_names = super::delimited::names(&T::__shape());
+        // Built once: a derived type builds its shape anew on each call.
+        let shape = T::__shape().resolve();
+        let prose_names = super::delimited::names(&shape);
         let ahead = keep_text && prose_names.is_empty();
         let lines_only = prose_names.is_empty();
+        let root_columns = if ahead { root_columns(&shape) } else { None };
         ToonStream {
-            text: String::new(),
+            // Most replies are longer than a few lines: room for them at
+            // once, not doubled from nothing as they arrive.
+            text: String::with_capacity(INITIAL_TEXT),
             scanned: 0,
             searched: 0,
             dropped: 0,
             reader: Reader::new(
-                TypeGuide::new(T::__shape()),
+                TypeGuide::new(shape),
                 options,
                 T::__stream_row,
                 ahead,
-                ahead.then(root_columns::<T>).flatten(),
+                root_columns,
             ),
             keep_text,
             prose_names,
@@ -430,10 +435,13 @@ impl<T: Toon> ToonStream<T> {
     }
 }
 
-/// The columns of the root table `T` is read from, where `T` is a list of
-/// records whose fields are all primitives.
-fn root_columns<T: Toon>() -> Option<Vec<&'static str>> {
-    let Shape::List(item) = T::__shape().resolve() else {
+/// The bytes of text a stream makes room for at once.
+const INITIAL_TEXT: usize = 1024;
+
+/// The columns of the root table a type of `shape` (resolved) is read from,
+/// where it is a list of records whose fields are all primitives.
+fn root_columns(shape: &Shape) -> Option<Vec<&'static str>> {
+    let Shape::List(item) = shape else {
         return None;
     };
     let fields = table_fields(&item)?;
