@@ -186,7 +186,7 @@ fn the_stream_emits_the_prose_as_it_arrives() {
             // Before the block closed, its first line had already arrived.
             assert!(deltas > 1, "{deltas} deltas");
         }
-        assert!(fields.contains(&"found".to_owned()), "{fields:?}");
+        assert!(fields.iter().any(|f| f == "found"), "{fields:?}");
         assert_eq!(stream.finish().unwrap().value, x);
     }
 }
@@ -344,7 +344,7 @@ fn a_tag_inside_an_open_block_is_its_text() {
         events.extend(stream.end());
         for e in events {
             if let StreamEvent::Text { key, delta } = e {
-                match key.as_str() {
+                match &*key {
                     "short" => short.push_str(&delta),
                     _ => long.push_str(&delta),
                 }

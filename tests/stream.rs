@@ -91,7 +91,7 @@ fn items(events: &[StreamEvent]) -> BTreeMap<String, Vec<Value>> {
             element,
         } = e
         {
-            let list = out.entry(key.clone()).or_default();
+            let list = out.entry(key.to_string()).or_default();
             assert_eq!(*index, list.len(), "items of `{key}` arrive in order");
             list.push(element.value());
         }
@@ -148,12 +148,7 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
                 }
                 for e in standing(&events) {
                     if let StreamEvent::Field { key, value, .. } = e {
-                        assert_eq!(
-                            value,
-                            &reply.value[key.as_str()],
-                            "{}: field `{key}`",
-                            c.name
-                        );
+                        assert_eq!(value, &reply.value[&**key], "{}: field `{key}`", c.name);
                     }
                 }
                 repairs_are_the_replys(&c.name, &events, &reply.repairs);
@@ -255,7 +250,7 @@ fn each_row_is_emitted_by_the_push_that_completes_its_line() {
     let fields: Vec<(usize, String)> = seen
         .iter()
         .filter_map(|(n, e)| match e {
-            StreamEvent::Field { key, .. } => Some((*n, key.clone())),
+            StreamEvent::Field { key, .. } => Some((*n, key.to_string())),
             _ => None,
         })
         .collect();
@@ -1129,7 +1124,7 @@ fn items_hold<T: Toon + PartialEq + std::fmt::Debug, E: Toon + PartialEq + std::
                     stood += 1;
                 }
                 StreamEvent::Item { key: k, .. } | StreamEvent::Field { key: k, .. }
-                    if !known.contains(&k.as_str()) =>
+                    if !known.contains(&&**k) =>
                 {
                     panic!("{sizes:?}: an event of `{k}`, which the final value leaves out")
                 }
@@ -1253,6 +1248,6 @@ fn a_kept_element_keeps_its_row_while_the_next_rows_are_read() {
     let StreamEvent::Item { key, index, .. } = &other else {
         panic!("{other:?}");
     };
-    assert_eq!((key.as_str(), *index), ("b", 0));
+    assert_eq!((&**key, *index), ("b", 0));
     assert_eq!(s.finish().unwrap().value.a[3], row(4, "Di"));
 }

@@ -34,11 +34,20 @@ impl TypeGuide {
         TypeGuide { fields }
     }
 
-    /// Whether the root is a struct without a field of this name: the whole
-    /// reply ignores the key (`ignored_key`). A field read under an alias
-    /// counts as one: it is not in the shape.
-    pub(crate) fn ignores(&self, key: &str) -> bool {
-        !self.fields.is_empty() && field(&self.fields, key).is_none()
+    /// A top-level key as the stream's events name it, `None` where the root
+    /// is a struct without a field of this name, whose key the whole reply
+    /// ignores (`ignored_key`; a field read under an alias counts as one: it
+    /// is not in the shape). Where the root is a struct, the field's own name,
+    /// so that an event costs no allocation for its key; otherwise the text's
+    /// (a `Vec`'s root array is `""`, any key of a map).
+    pub(crate) fn key(&self, key: &str) -> Option<Cow<'static, str>> {
+        if self.fields.is_empty() {
+            return Some(match key {
+                "" => Cow::Borrowed(""),
+                _ => Cow::Owned(key.to_owned()),
+            });
+        }
+        field(&self.fields, key).map(|f| Cow::Borrowed(f.name))
     }
 
     /// Whether the whole reply may complete this table header from the type

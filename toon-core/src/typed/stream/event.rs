@@ -1,6 +1,7 @@
 //! What the stream yields: events, and the array elements they carry, kept as
 //! the model wrote them until they are asked for.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
@@ -19,8 +20,10 @@ use crate::reply::{ParseError, ParseErrorKind, Repair};
 pub enum Event {
     /// A top-level field with a scalar value, complete.
     Field {
-        /// The field's key.
-        key: String,
+        /// The field's key: the type's name for it (borrowed, so that an
+        /// event costs no allocation for it), or the text's where the type
+        /// names no fields (a map).
+        key: Cow<'static, str>,
         /// Its value.
         value: Value,
         /// The repairs its line needed, on the completion's lines; empty for a
@@ -30,8 +33,10 @@ pub enum Event {
     /// Text of a delimited prose field (`#[toon(delimited)]`), as it arrives:
     /// the deltas of one field, joined, are its final value.
     Text {
-        /// The field's key.
-        key: String,
+        /// The field's key: the type's name for it (borrowed, so that an
+        /// event costs no allocation for it), or the text's where the type
+        /// names no fields (a map).
+        key: Cow<'static, str>,
         /// The text since the previous event of this field.
         delta: String,
     },
@@ -39,7 +44,7 @@ pub enum Event {
     Item {
         /// The array's key; empty for the document's root array (`[2]{id,name}:`,
         /// the reply of a `Vec<T>`).
-        key: String,
+        key: Cow<'static, str>,
         /// The element's position in the array, from 0.
         index: usize,
         /// The element, read into a type with [`Element::decode`] (or

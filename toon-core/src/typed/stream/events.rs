@@ -233,7 +233,7 @@ mod tests {
 
     fn field(n: usize) -> Event {
         Event::Field {
-            key: format!("k{n}"),
+            key: format!("k{n}").into(),
             value: n.into(),
             repairs: Vec::new(),
         }

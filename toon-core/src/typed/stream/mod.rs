@@ -45,8 +45,11 @@
 //! Memory: [`ToonStream`] keeps the text it has been fed, so that `finish`
 //! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
 //! text, and the value of each clean table row, read into its type as the row
-//! ended: the decode `finish` runs takes those values where it meets the very
-//! rows they were read from, instead of reading the rows again. It keeps the
+//! ended. A reply that is exactly the type's root table, or exactly its
+//! top-level fields (scalars and tables of such rows, as written by
+//! [`to_toon`](Toon::to_toon) or under a grammar), is then built from what was
+//! read; the decode `finish` runs on any other reply takes those values where
+//! it meets the very rows they were read from, instead of reading the rows again. It keeps the
 //! text only up to [`ReplyOptions::max_bytes`] (checked as each line ends):
 //! past that, `finish` refuses the reply as `LimitExceeded` by its length
 //! alone, as `from_toon` does, so the stream drops each line once its events
@@ -61,6 +64,7 @@ mod events;
 mod reader;
 mod room;
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 
 pub use event::{Element, Event, RowSink, StreamRow};
@@ -420,7 +424,7 @@ impl<T: Toon> ToonStream<T> {
         if !delta.is_empty() {
             block.started = true;
             events.push(Event::Text {
-                key: block.key.to_owned(),
+                key: Cow::Borrowed(block.key),
                 delta,
             });
         }
@@ -444,7 +448,7 @@ fn root_columns(shape: &Shape) -> Option<Vec<&'static str>> {
     let Shape::List(item) = shape else {
         return None;
     };
-    let fields = table_fields(&item)?;
+    let fields = table_fields(item)?;
     fields
         .iter()
         .all(|f| f.shape.is_primitive())

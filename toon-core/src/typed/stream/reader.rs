@@ -2,6 +2,7 @@
 //! prose, the document), which top-level block it belongs to, and the events a
 //! complete line decides.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -33,7 +34,7 @@ enum Block {
     /// `columns` where the header reads as it stands: a row of exactly its
     /// width is then kept as its text, as the whole-reply decoder would read it.
     Table {
-        key: String,
+        key: Cow<'static, str>,
         header: String,
         header_line: usize,
         columns: Option<Arc<Columns>>,
@@ -44,7 +45,7 @@ enum Block {
     },
     /// A list: where its header was, and the lines of the item being written.
     List {
-        key: String,
+        key: Cow<'static, str>,
         header_line: usize,
         index: usize,
         item: Vec<(usize, String)>,
@@ -504,12 +505,11 @@ impl Reader {
             HeaderParse::Header(h) => {
                 let count = h.length;
                 // A root array (a keyless header) streams as the array of key "".
-                let key = h.key.clone().unwrap_or_default();
                 // A key the type does not have is left out of the final value:
                 // its values have no events to stand.
-                if self.guide.ignores(&key) {
+                let Some(key) = self.guide.key(h.key.as_deref().unwrap_or_default()) else {
                     return;
-                }
+                };
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
                     // Rows are read cell by cell under flat headers only; a
                     // row of nested field groups (`{from{x,y},label}`) or of
@@ -594,10 +594,10 @@ impl Reader {
                 if trim_spaces(&content[colon + 1..]).is_empty() {
                     return; // a nested object: decided at `finish`
                 }
-                let key = crate::reply::key_text(trim_spaces(&content[..colon]));
-                if self.guide.ignores(&key) {
+                let text = crate::reply::key_text(trim_spaces(&content[..colon]));
+                let Some(key) = self.guide.key(&text) else {
                     return;
-                }
+                };
                 let at = self.line;
                 let read = match self.plain_field(content, colon) {
                     Some((value, rest)) => {
@@ -607,7 +607,7 @@ impl Reader {
                             let from = start + (rest.as_ptr() as usize - content.as_ptr() as usize);
                             doc.push(Entry::Field {
                                 line: at,
-                                key: key.clone(),
+                                key: key.to_string(),
                                 value: from..from + rest.len(),
                             });
                         }
@@ -775,11 +775,8 @@ impl Reader {
             }
             events.push(Event::Item {
                 // The root table's key, most of a `Vec` reply's rows: no call.
-                key: if key.is_empty() {
-                    String::new()
-                } else {
-                    key.clone()
-                },
+                // The type's name for it: no allocation.
+                key: key.clone(),
                 index: *index,
                 element,
             });
