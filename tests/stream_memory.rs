@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::alloc::{peak_during, Counting};
+use std::sync::atomic::Ordering;
+
+use common::alloc::{peak_during, Counting, CURRENT};
 use common::types::Detections;
 use toon_core::{ParseErrorKind, ReplyOptions, Toon, ToonEvents, ToonStream};
 
@@ -86,4 +88,33 @@ fn events_only_memory_is_bounded_by_the_line_not_the_reply() {
     let whole = Detections::from_toon_with_options(&text, &options).unwrap_err();
     assert_eq!(refusal.kind(), ParseErrorKind::LimitExceeded);
     assert_eq!(refusal.to_string(), whole.to_string());
+
+    // Events dropped, iterated in part or in whole, or made a `Vec`, free
+    // what they held, one event or many: once the stream and every event are
+    // gone, no byte is left.
+    let before = CURRENT.load(Ordering::Relaxed);
+    let kept = {
+        let mut s = ToonStream::<Detections>::new();
+        let mut kept = Vec::new();
+        // 7 bytes a push decides one row at most; 500, several.
+        let (small, large) = text.split_at(text.len() / 2);
+        let pieces = small
+            .as_bytes()
+            .chunks(7)
+            .chain(large.as_bytes().chunks(500));
+        for (i, c) in pieces.enumerate() {
+            let events = s.push(std::str::from_utf8(c).unwrap());
+            match i % 4 {
+                0 => drop(events),
+                1 => drop(events.into_iter().next()),
+                2 => kept.extend(Vec::from(events)),
+                _ => kept.extend(events),
+            }
+        }
+        kept.extend(s.end());
+        assert_eq!(s.finish().unwrap().value.objects.len(), rows);
+        kept.len()
+    };
+    assert!(kept > rows / 8, "{kept} events kept");
+    assert_eq!(CURRENT.load(Ordering::Relaxed), before, "bytes left");
 }

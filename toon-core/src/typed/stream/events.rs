@@ -4,6 +4,7 @@
 //! ended), so one event is held in place and only more take an allocation:
 //! a stream fed a long table then allocates nothing per row for its events.
 
+use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 
 use super::Event;
@@ -29,8 +30,8 @@ use super::Event;
 /// assert_eq!(all[0].decode::<Row>().unwrap(), Row { id: 2 });
 /// # }
 /// ```
-#[derive(Debug, Clone, Default)]
-pub struct Events(Held);
+#[derive(Clone, Default)]
+pub struct Events(Lean<Held>);
 
 #[derive(Debug, Clone, Default)]
 enum Held {
@@ -44,21 +45,36 @@ impl Events {
     /// No events.
     #[inline]
     pub fn new() -> Self {
-        Events(Held::None)
+        Events(Lean::default())
     }
 
     /// Adds the next event.
     #[inline]
     pub(crate) fn push(&mut self, event: Event) {
-        match &mut self.0 {
-            Held::None => self.0 = Held::One(event),
+        let held = &mut *self.0;
+        match held {
+            Held::None => *held = Held::One(event),
             Held::Many(all) => all.push(event),
             Held::One(_) => {
-                if let Held::One(first) = std::mem::take(&mut self.0) {
-                    self.0 = Held::Many(vec![first, event]);
+                if let Held::One(first) = std::mem::take(held) {
+                    *held = Held::Many(vec![first, event]);
                 }
             }
         }
+    }
+}
+
+impl Events {
+    /// The events held, leaving none.
+    #[inline]
+    fn take(&mut self) -> Held {
+        std::mem::take(&mut *self.0)
+    }
+}
+
+impl std::fmt::Debug for Events {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Events").field(&*self.0).finish()
     }
 }
 
@@ -67,7 +83,7 @@ impl Deref for Events {
 
     #[inline]
     fn deref(&self) -> &[Event] {
-        match &self.0 {
+        match &*self.0 {
             Held::None => &[],
             Held::One(event) => std::slice::from_ref(event),
             Held::Many(all) => all,
@@ -78,7 +94,7 @@ impl Deref for Events {
 impl DerefMut for Events {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Event] {
-        match &mut self.0 {
+        match &mut *self.0 {
             Held::None => &mut [],
             Held::One(event) => std::slice::from_mut(event),
             Held::Many(all) => all,
@@ -110,8 +126,8 @@ impl PartialEq<[Event]> for Events {
 
 impl From<Events> for Vec<Event> {
     #[inline]
-    fn from(events: Events) -> Self {
-        match events.0 {
+    fn from(mut events: Events) -> Self {
+        match events.take() {
             Held::None => Vec::new(),
             Held::One(event) => vec![event],
             Held::Many(all) => all,
@@ -141,12 +157,12 @@ impl IntoIterator for Events {
     type IntoIter = IntoIter;
 
     #[inline]
-    fn into_iter(self) -> IntoIter {
-        IntoIter(match self.0 {
+    fn into_iter(mut self) -> IntoIter {
+        IntoIter(Lean::new(match self.take() {
             Held::Many(all) => Left::Many(all.into_iter()),
             Held::One(event) => Left::One(event),
             Held::None => Left::None,
-        })
+        }))
     }
 }
 
@@ -171,8 +187,13 @@ impl<'a> IntoIterator for &'a mut Events {
 }
 
 /// The events of an [`Events`], by value, in order.
-#[derive(Debug)]
-pub struct IntoIter(Left);
+pub struct IntoIter(Lean<Left>);
+
+impl std::fmt::Debug for IntoIter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("IntoIter").field(&*self.0).finish()
+    }
+}
 
 #[derive(Debug, Default)]
 enum Left {
@@ -187,10 +208,10 @@ impl Iterator for IntoIter {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        match &mut self.0 {
+        match &mut *self.0 {
             Left::None => None,
             Left::Many(all) => all.next(),
-            Left::One(_) => match std::mem::take(&mut self.0) {
+            Left::One(_) => match std::mem::take(&mut *self.0) {
                 Left::One(event) => Some(event),
                 _ => None,
             },
@@ -207,7 +228,7 @@ impl Iterator for IntoIter {
 impl DoubleEndedIterator for IntoIter {
     #[inline]
     fn next_back(&mut self) -> Option<Event> {
-        match &mut self.0 {
+        match &mut *self.0 {
             Left::Many(all) => all.next_back(),
             _ => self.next(),
         }
@@ -217,7 +238,7 @@ impl DoubleEndedIterator for IntoIter {
 impl ExactSizeIterator for IntoIter {
     #[inline]
     fn len(&self) -> usize {
-        match &self.0 {
+        match &*self.0 {
             Left::None => 0,
             Left::One(_) => 1,
             Left::Many(all) => all.len(),
@@ -226,6 +247,88 @@ impl ExactSizeIterator for IntoIter {
 }
 
 impl std::iter::FusedIterator for IntoIter {}
+
+/// A value dropped with one test where it holds nothing (the events of most
+/// pushes), and out of line otherwise. The drop glue of an enum that may
+/// hold an event is not always inlined where it is dropped, and a push is a
+/// few instructions: a call to drop nothing would cost more than the push.
+#[derive(Clone, Default)]
+struct Lean<T: Vacant>(ManuallyDrop<T>);
+
+/// What a [`Lean`] holds: events, none by default, dropped in place (only
+/// `Lean` drops them: a `ManuallyDrop` holds them).
+trait Vacant: Default {
+    fn is_vacant(&self) -> bool;
+
+    /// The one event held, where it is one (a row's, mostly).
+    fn one(&mut self) -> Option<&mut Event>;
+
+    fn vacate(&mut self) {
+        match self.one() {
+            // What the event owns goes, and nothing is moved.
+            Some(event) => *event = Event::Withdrawn,
+            None => *self = Self::default(),
+        }
+    }
+}
+
+impl<T: Vacant> Lean<T> {
+    #[inline]
+    fn new(value: T) -> Self {
+        Lean(ManuallyDrop::new(value))
+    }
+}
+
+impl<T: Vacant> Drop for Lean<T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if !self.0.is_vacant() {
+            vacate(&mut *self.0);
+        }
+    }
+}
+
+#[inline(never)]
+fn vacate<T: Vacant>(value: &mut T) {
+    value.vacate();
+}
+
+impl<T: Vacant> Deref for Lean<T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Vacant> DerefMut for Lean<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+/// `Held` and `Left` alike: `None` holds nothing, `One` one event.
+macro_rules! vacant {
+    ($($held:ident),*) => {$(
+        impl Vacant for $held {
+            #[inline]
+            fn is_vacant(&self) -> bool {
+                matches!(self, $held::None)
+            }
+
+            fn one(&mut self) -> Option<&mut Event> {
+                match self {
+                    $held::One(event) => Some(event),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+vacant!(Held, Left);
 
 #[cfg(test)]
 mod tests {
