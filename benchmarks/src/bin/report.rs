@@ -508,6 +508,45 @@ fn streaming(md: &mut String) -> Vec<Target> {
          | `from_toon` on the same text | {:.1} µs |\n| streaming overhead | {:.2}x |",
         f.as_secs_f64() * 1e6, w.as_secs_f64() * 1e6, d.as_secs_f64() * 1e6, s.as_secs_f64() / d.as_secs_f64()
     );
+    let _ = writeln!(
+        md,
+        "\nThe same against `from_toon` on answers of other sizes, the two taking turns (fastest run of each; \
+         events left unread):\n\n| rows | `from_toon` | `ToonStream`, 4 bytes a push | ratio |\n|---|---|---|---|"
+    );
+    for rows in [1, 10, 100, 1000] {
+        let text = compliance(rows).to_toon();
+        let chunks: Vec<&str> = text
+            .as_bytes()
+            .chunks(4)
+            .map(|chunk| std::str::from_utf8(chunk).unwrap())
+            .collect();
+        let decoders: Vec<Decoder<'_, ComplianceAnalysis>> = vec![
+            (
+                "from_toon",
+                Box::new(|| vec![ComplianceAnalysis::from_toon(&text).unwrap()]),
+            ),
+            (
+                "stream",
+                Box::new(|| {
+                    let mut s = ToonStream::<ComplianceAnalysis>::new();
+                    for chunk in &chunks {
+                        s.push(chunk);
+                    }
+                    s.end();
+                    vec![s.finish().unwrap().value]
+                }),
+            ),
+        ];
+        let best = interleaved(&decoders, 40_000 / (rows + 10));
+        let (d, s) = (best[0].1.as_secs_f64(), best[1].1.as_secs_f64());
+        let _ = writeln!(
+            md,
+            "| {rows} | {:.1} µs | {:.1} µs | {:.2}x |",
+            d * 1e6,
+            s * 1e6,
+            s / d
+        );
+    }
     Vec::new()
 }
 
@@ -540,16 +579,24 @@ value; the event keeps the row's text, for a consumer to read when it wants. Whe
 one root table of the type (its header alone on the first line, naming the type's columns in order, then only
 rows two spaces in, every one read as it ended, the count right, the reply not cut), `finish` returns those
 rows and reads nothing again (`reader::Exact`): `from_toon` would make no repair there and read the same
-values. Any other reply is decoded once more, so that the final value can never disagree with the whole-reply
-decoder, but where that decode meets the very bytes a row was read from it takes the value already read
+values. So too where the lines read are exactly the type's top-level fields (each a scalar field or a table
+header at the margin, or a row two spaces in, read as it ended; no key twice, every count right): `finish`
+builds the tree the decoder would build from what was read, each scalar from its token and each table from
+its rows' values, and reads it into the type as `from_toon` does (`stream/doc.rs`); a top-level `key: value`
+line the specification reads as it stands is read from its token, not through the reply decoder. Any other
+reply is decoded once more, so that the final value can never disagree with the whole-reply decoder, but
+where that decode meets the very bytes a row was read from it takes the value already read
 (`reply/ahead.rs`). A push of up to 8 bytes is copied by moves of known length and searched for a line break as
-one word. A push returns a `StreamEvents`, which holds one event without an allocation; a clean row's element
+one word. A push returns a `StreamEvents`, which holds one event without an allocation and, holding none, is dropped
+with one test inlined where it is dropped (the compiler had left the drop of an enum that may hold an event
+out of line in some callers, a call a push: in the streaming section's harness below the stream measured
+1.47 to 1.64 times `from_toon` before, 1.35 to 1.45 after); a clean row's element
 shares its text with the stream, which writes the next row over it once no element holds it (an element kept
 by the consumer keeps its own); an event is 120 bytes (136 before the rare decoded value was boxed), moved
 without a call to `memcpy`; and where a header declares `[N]`, room for `N` rows like the first is made at
 once (bounded as the rows' values are). Counted by callgrind on 200-row replies, instructions a row on the
 compliance records: the stream fed 4 bytes at a time 4,854 (5,462 before these four changes), `from_toon`
-3,541. What is left is the pushes, a few instructions each but each waiting on the one before for the
+3,541 (4,543 and 3,269 at this stop). What is left is the pushes, a few instructions each but each waiting on the one before for the
 text's length (a compliance row is 24 of them; `feed_4_bytes`, the chunks appended to a `String` and nothing
 else, is about a third of `from_toon`'s time), and what a row costs the stream beyond `from_toon`'s work (its
 event made and dropped, its text copied for the element, its bytes noted for `finish`), spread thin: no one
@@ -557,10 +604,13 @@ piece is more than a few percent of the time. The three reference-count operatio
 are about 1% (a count that is not atomic, which events that must be `Send + Sync` cannot have, measured so).
 Taking turns across this project's runs, the stream measured 1.39 to 1.52 times `from_toon` on the compliance
 records and 1.27 to 1.37 on short cells, and criterion's interval for the stream is wide (one run 3.17 to 3.58
-ms), so the compliance figures above land on either side of 1.5 from run to run. A reply whose root is a struct
-(the streaming section's `ComplianceAnalysis`) is no root table: its `finish` decodes the text again, taking
-the rows read ahead, so there the stream costs more (the streaming overhead above). A consumer that
-reads every row as it arrives pays for that reading on top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
+ms), so the compliance figures above land on either side of 1.5 from run to run. On a reply whose root is a struct (the
+streaming section's `ComplianceAnalysis`), `finish` used to decode the text again and each row's event
+allocated its key: counted by callgrind, a 10-row answer cost the stream 127,365 instructions against
+`from_toon`'s 59,017 (2.16 times), a 100-row one 594,157 against 347,041 (1.71 times); with the fields built
+from what was read, the key borrowed from the type and the type's shape built once, 85,310 against 57,661
+(1.48 times) and 492,599 against 345,691 (1.42 times). A consumer that reads every row as it arrives pays
+for that reading on top. Against the tens of milliseconds a model spends writing one row, the difference is noise.
 
 ## What limits the token savings
 
