@@ -311,7 +311,7 @@ impl<T: Toon> ToonStream<T> {
             });
         }
         // A reply of exactly the type's top-level fields is built from what
-        // was read (`reader::doc`); if it is not, the rows are read again.
+        // was read (the `doc` module); any other is decoded, with the rows read ahead.
         if let Some(value) = whole
             .then(|| self.reader.take_doc::<T>(&self.text))
             .flatten()

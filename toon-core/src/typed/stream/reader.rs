@@ -101,7 +101,7 @@ pub(super) struct Reader {
     /// no repair: see `Exact`.
     exact: Option<Exact>,
     /// The lines so far are exactly these top-level fields, as `from_toon`
-    /// reads them with no repair: see `doc`.
+    /// reads them with no repair: see the `doc` module.
     doc: Option<Vec<Entry>>,
     /// Bytes of text a table's first row says the rest of it will take, for
     /// the stream to make room for at once: see `Room::text`.
