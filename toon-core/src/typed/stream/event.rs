@@ -154,10 +154,17 @@ impl Columns {
     }
 
     /// Reads a row's cells into `cells` (emptied first); whether they read as
-    /// they stand and are exactly the header's width, as a clean row's must.
+    /// they stand and are exactly the header's width, as a clean row's must,
+    /// and the line is a row as the decoder tells one: no unquoted colon
+    /// before the header's own delimiter, so none in an unquoted first cell
+    /// (a `|` or a tab before the colon does not make `a|b: c,...` a row
+    /// under a `,` header; the stream's line sorting lets any delimiter do).
     pub(crate) fn clean_cells<'t>(&self, text: &'t str, cells: &mut Vec<Scalar<'t>>) -> bool {
         cells.clear();
-        read_cells(text, self.delim, cells).is_ok() && self.width > 0 && cells.len() == self.width
+        read_cells(text, self.delim, cells).is_ok()
+            && self.width > 0
+            && cells.len() == self.width
+            && !matches!(cells[0], Scalar::Token(first) if first.contains(':'))
     }
 
     /// Lends the table's memo to `read`; a fresh one while another thread
@@ -393,6 +400,12 @@ impl RowSink {
     /// The rows, a `Vec` of their type.
     pub(crate) fn into_rows(self) -> Option<Rows> {
         self.rows
+    }
+
+    /// The rows, a `Vec` of their type, leaving none.
+    pub(crate) fn take_rows(&mut self) -> Option<Rows> {
+        self.len = 0;
+        self.rows.take()
     }
 }
 

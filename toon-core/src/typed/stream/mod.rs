@@ -312,14 +312,11 @@ impl<T: Toon> ToonStream<T> {
         }
         // A reply of exactly the type's top-level fields is built from what
         // was read (the `doc` module); any other is decoded, with the rows read ahead.
-        if let Some(value) = whole
+        if let Some(reply) = whole
             .then(|| self.reader.take_doc::<T>(&self.text))
             .flatten()
         {
-            return Ok(Reply {
-                value,
-                repairs: Vec::new(),
-            });
+            return Ok(reply);
         }
         // The rows already read are taken as read, where the decode meets
         // them as they were read; everything else is read as `from_toon` reads it.

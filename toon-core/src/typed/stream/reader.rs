@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::doc::{self, Entry};
+use super::doc::{self, Entry, TableRead};
 use super::event::{CleanRow, Columns, Element, Event, RowSink, RowText, StreamRow};
 use super::events::Events;
 use super::room::Room;
@@ -20,7 +20,7 @@ use crate::reply::layout::indent_of;
 use crate::reply::layout::is_fence;
 use crate::reply::strip::{starts_document, wrapper_tags, THINK_CLOSE, THINK_OPEN};
 use crate::reply::{
-    decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, ReplyOptions,
+    decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, Reply, ReplyOptions,
 };
 use crate::typed::guide::TypeGuide;
 use crate::typed::{Ahead, Toon};
@@ -166,7 +166,10 @@ impl Reader {
         ahead: bool,
         root_columns: Option<Vec<&'static str>>,
     ) -> Self {
+        // Only a struct's fields: the form `doc` builds is a struct's.
+        let doc = (ahead && guide.is_struct()).then(Vec::new);
         Reader {
+            doc,
             phase: Phase::Before,
             block: Block::Opaque,
             guide,
@@ -182,7 +185,6 @@ impl Reader {
             row_depth: None,
             root_columns,
             exact: None,
-            doc: ahead.then(Vec::new),
             room: None,
             last_row: None,
         }
@@ -228,15 +230,17 @@ impl Reader {
 
     /// The value of a reply of exactly the type's top-level fields (see
     /// `doc`), built from what was read; else nothing is taken.
-    pub(super) fn take_doc<T: Toon>(&mut self, completion: &str) -> Option<T> {
+    pub(super) fn take_doc<T: Toon>(&mut self, completion: &str) -> Option<Reply<T>> {
         let entries = self.doc.take()?;
         let tables = self
             .ahead
-            .take()?
-            .into_iter()
-            .map(|t| {
-                let rows = if t.whole { t.sink.into_rows() } else { None };
-                (t.header_line, t.first_line, t.rows, rows)
+            .as_mut()?
+            .iter_mut()
+            .map(|t| TableRead {
+                header: t.header_line,
+                first: t.first_line,
+                rows: &t.rows,
+                sink: t.whole.then_some(&mut t.sink),
             })
             .collect();
         doc::read(entries, tables, completion, &self.options)
@@ -863,7 +867,10 @@ impl Reader {
     /// are, whose key has a scalar value: that value, as the one-line
     /// document's decode gives it (with no repair: the reply decoder takes a
     /// document the specification reads as it is), without that decode's
-    /// work. `None` for any other line, which `decode_doc` reads.
+    /// work. `None` for any other line, which `decode_doc` reads. (A carriage
+    /// return before trailing spaces is the one difference: that decode would
+    /// take it for the line's end, the whole reply's keeps it, and so does
+    /// this, so the event holds what the final value holds.)
     fn plain_field<'c>(&self, content: &'c str, colon: usize) -> Option<(Value, &'c str)> {
         let token = trim_spaces(&content[..colon]);
         let rest = trim_spaces(&content[colon + 1..]);
