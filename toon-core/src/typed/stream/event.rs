@@ -10,7 +10,7 @@ use super::super::row::one_pass;
 use super::super::{Cx, RowCells, Rows, Toon};
 use super::room::Room;
 use crate::header::Field;
-use crate::lex::read_cells;
+use crate::lex::{find_unquoted_byte, read_cells};
 use crate::node::{fill, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, Repair};
 
@@ -154,17 +154,19 @@ impl Columns {
     }
 
     /// Reads a row's cells into `cells` (emptied first); whether they read as
-    /// they stand and are exactly the header's width, as a clean row's must,
-    /// and the line is a row as the decoder tells one: no unquoted colon
-    /// before the header's own delimiter, so none in an unquoted first cell
-    /// (a `|` or a tab before the colon does not make `a|b: c,...` a row
-    /// under a `,` header; the stream's line sorting lets any delimiter do).
+    /// they stand and are exactly the header's width, as a clean row's must.
     pub(crate) fn clean_cells<'t>(&self, text: &'t str, cells: &mut Vec<Scalar<'t>>) -> bool {
         cells.clear();
-        read_cells(text, self.delim, cells).is_ok()
-            && self.width > 0
-            && cells.len() == self.width
-            && !matches!(cells[0], Scalar::Token(first) if first.contains(':'))
+        read_cells(text, self.delim, cells).is_ok() && self.width > 0 && cells.len() == self.width
+    }
+
+    /// Whether a line with a colon is a row as the decoder tells one: its
+    /// first unquoted colon or header delimiter is the delimiter. (A `|` or a
+    /// tab before the colon does not make `a|b: c,...` a row under a `,`
+    /// header, though the stream's sorting of lines lets any delimiter do.)
+    pub(crate) fn row_despite_colon(&self, text: &str) -> bool {
+        let delim = u8::try_from(self.delim).unwrap_or(b',');
+        !matches!(find_unquoted_byte(text, b':', delim), Some(i) if text.as_bytes()[i] == b':')
     }
 
     /// Lends the table's memo to `read`; a fresh one while another thread

@@ -278,9 +278,9 @@ impl Reader {
         self.line += 1;
         self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
-        if let Some((depth, content)) = self.plain_row(line) {
+        if let Some((depth, content, colon)) = self.plain_row(line) {
             self.row_depth = Some(depth);
-            let read_ahead = self.row(content, events);
+            let read_ahead = self.row(content, colon, events);
             // Two spaces in, nothing after: no stage re-levels or trims it.
             let plain = read_ahead && line.len() == content.len() + 2 && line.starts_with("  ");
             if let Some(exact) = &mut self.exact {
@@ -360,8 +360,9 @@ impl Reader {
     /// The line most of a long reply is made of, told apart cheaply: in the
     /// document, under a table whose header reads, indented past the margin,
     /// a row that reads as it stands and could be nothing else (no tag, fence,
-    /// comment or unusual space at either end). Any other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
+    /// comment or unusual space at either end), and whether it has a colon. Any
+    /// other line is read in full.
+    fn plain_row<'l>(&self, line: &'l str) -> Option<(usize, &'l str, bool)> {
         let (
             Phase::Document { base, .. },
             Block::Table {
@@ -383,7 +384,9 @@ impl Reader {
             return None;
         }
         // Its width is checked as its cells are read, once (`Reader::row`).
-        is_row(content).then_some((depth, content))
+        // Most rows have no colon, and then nothing more is asked of them.
+        let colon = memchr::memchr(b':', content.as_bytes()).is_some();
+        (!colon || is_row(content)).then_some((depth, content, colon))
     }
 
     fn read(&mut self, line: &str, events: &mut Events) {
@@ -646,7 +649,7 @@ impl Reader {
                     return;
                 }
                 self.row_depth = Some(depth);
-                self.row(content, events);
+                self.row(content, true, events);
             }
             Block::List {
                 item, item_indent, ..
@@ -672,10 +675,11 @@ impl Reader {
         }
     }
 
-    /// A table row: kept as its text where its header reads and its cells,
-    /// read once, are exactly the header's width; else read with its header
-    /// through the reply decoder.
-    fn row(&mut self, content: &str, events: &mut Events) -> bool {
+    /// A table row: kept as its text where its header reads, it is a row as
+    /// the decoder tells one (asked only where it has a `colon`) and its
+    /// cells, read once, are exactly the header's width; else read with its
+    /// header through the reply decoder.
+    fn row(&mut self, content: &str, colon: bool, events: &mut Events) -> bool {
         let Block::Table {
             key,
             header_line,
@@ -698,7 +702,10 @@ impl Reader {
         let before = table.as_ref().map_or(0, |t| t.sink.len());
         let mut cells = recycle(std::mem::take(&mut self.cells));
         let mut decided = match columns {
-            Some(columns) if columns.clean_cells(content, &mut cells) => {
+            Some(columns)
+                if (!colon || columns.row_despite_colon(content))
+                    && columns.clean_cells(content, &mut cells) =>
+            {
                 let element = Element::row(&mut self.last_row, content, columns, at);
                 let row = CleanRow {
                     fields: &columns.fields,
