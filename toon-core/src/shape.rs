@@ -205,6 +205,15 @@ impl Shape {
         }
     }
 
+    /// [`resolve`](Self::resolve), taking the shape: one that is not
+    /// [`Shape::Named`] is itself, not a copy.
+    pub(crate) fn into_resolved(self) -> Shape {
+        match self {
+            Shape::Named { .. } => self.resolve(),
+            resolved => resolved,
+        }
+    }
+
     /// The shape inside any `Option`s, resolved: what a value of an optional
     /// field is when it is there.
     pub(crate) fn unwrapped(&self) -> Shape {

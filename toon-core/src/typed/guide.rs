@@ -22,12 +22,7 @@ pub(crate) struct TypeGuide {
 
 impl TypeGuide {
     pub(crate) fn new(shape: Shape) -> Self {
-        // A resolved shape is taken as it is, not copied.
-        let shape = match shape {
-            Shape::Named { .. } => shape.resolve(),
-            resolved => resolved,
-        };
-        let fields = match shape {
+        let fields = match shape.into_resolved() {
             Shape::Struct(s) => s.fields,
             _ => Vec::new(),
         };

@@ -159,7 +159,7 @@ impl<T: Toon> ToonStream<T> {
     /// read it again (prose fields aside, which `finish` cuts out first).
     fn build(options: ReplyOptions, keep_text: bool) -> Self {
         // Built once: a derived type builds its shape anew on each call.
-        let shape = T::__shape().resolve();
+        let shape = T::__shape().into_resolved();
         let prose_names = super::delimited::names(&shape);
         let ahead = keep_text && prose_names.is_empty();
         let lines_only = prose_names.is_empty();
