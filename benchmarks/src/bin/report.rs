@@ -616,9 +616,11 @@ else, is about a third of `from_toon`'s time), and what a row costs the stream b
 event made and dropped, its text copied for the element, its bytes noted for `finish`), spread thin: no one
 piece is more than a few percent of the time. The three reference-count operations a row for the shared text
 are about 1% (a count that is not atomic, which events that must be `Send + Sync` cannot have, measured so).
-Taking turns across this project's runs, the stream measured 1.39 to 1.52 times `from_toon` on the compliance
-records and 1.27 to 1.37 on short cells, and criterion's interval for the stream is wide (one run 3.17 to 3.58
-ms), so the compliance figures above land on either side of 1.5 from run to run. On a reply whose root is a struct (the
+Taking turns across this project's recent runs, the stream measured 1.37 to 1.45 times `from_toon` on the
+compliance records and 1.24 to 1.43 on short cells. Criterion's mean for the stream ranged from 1.26 to 1.56 times
+on the compliance records, moved by bursts of other tenants' load (in one run the stream's first twelve samples
+were 3.16 to 3.31 ms a reply and three later ones 4.09 to 4.64 ms); its fastest sample, the figure used above
+since, measured 1.37 to 1.43 in four runs. On a reply whose root is a struct (the
 streaming section's `ComplianceAnalysis`), `finish` used to decode the text again and each row's event
 allocated its key: counted by callgrind, a 10-row answer cost the stream 127,365 instructions against
 `from_toon`'s 59,017 (2.16 times), a 100-row one 594,157 against 347,041 (1.71 times); with the fields built
