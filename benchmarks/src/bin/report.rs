@@ -285,8 +285,8 @@ fn decode_speed(md: &mut String) -> Vec<Target> {
          their median. The fastest sample should be the least touched. Until commit 7d43c72 the targets read \
          criterion's mean, which put the stream over 1.5 times `from_toon` in some runs (see the \
          limits below); the targets table gives the median and the mean beside the fastest sample. A second \
-         measurement has the decoders take turns, 40 rounds, the fastest run of each (`cargo run --release --bin turns` runs it alone). A speed target counts as met only if both \
-         measurements agree.\n"
+         measurement has the decoders take turns, 40 rounds, the fastest run of each (`cargo run --release --bin \
+         turns` runs it alone). A speed target counts as met only if both measurements agree.\n"
     );
     let names = [
         ("serde_json", "serde_json on the JSON"),
