@@ -27,7 +27,7 @@ use toon_core::{
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
-struct ComplianceAnalysis {
+pub struct ComplianceAnalysis {
     /// COMPLIANT only if no rule is broken.
     compliance_status: ComplianceStatus,
     /// Every rule the document breaks, one row each.
@@ -195,7 +195,9 @@ pub fn constrained_request(document: &str) -> serde_json::Value {
             &example,
         )),
         &format!("Document: {document}"),
-        json!({"temperature": 0, "max_tokens": 400}),
+        // No `max_tokens`: `constrain_request` sets the longest reply the
+        // grammar admits, so the reply is never cut.
+        json!({"temperature": 0}),
     );
     constrain_request::<ComplianceAnalysis>(&mut body, GrammarServer::LlamaCpp)
         .expect("a plain chat request takes a grammar");

@@ -16,8 +16,9 @@ for path in ("tests/replies/corpus.txt", "tests/replies/typed.txt"):
         seeds.append(case.split("\n=== ")[0])
 for path in glob.glob(os.path.join(repo, "examples/replies/*")):
     seeds.append(open(path).read())
-for path in glob.glob(os.path.join(repo, "tests/replies/real/*/*.txt")) + glob.glob(
-    os.path.join(repo, "tests/replies/real/grammar/*/*.txt")
+# Each server's replies: tests/replies/real/<server>/<type>/, .../grammar/<type>/, .../mechanisms/<type>/.
+for path in glob.glob(os.path.join(repo, "tests/replies/real/*/*/*.txt")) + glob.glob(
+    os.path.join(repo, "tests/replies/real/*/*/*/*.txt")
 ):
     seeds.append(open(path).read())
 # Replies of the targets' type with two delimited blocks (fuzz_targets/common/briefing.rs).

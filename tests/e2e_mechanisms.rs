@@ -4,23 +4,25 @@
 //! JSON Schema (`response_format`), JSON mode, prompted JSON (mended where it has
 //! one reading), a tool call, and TOON with a delimited prose field.
 //!
-//! Run by `.ci/run` on two questions per mechanism, to show that every request
-//! is one the server takes and every reply is read or refused by name. With
-//! `TOON_E2E_CAPTURE=1` it asks ten questions of each, streams the first five,
-//! and writes the table into BENCHMARKS.md:
-//! `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e_mechanisms -- --ignored`.
+//! Run by `.ci/run` on two questions per mechanism against each server, to show
+//! that every request is one the server takes and every reply is read or
+//! refused by name. With `TOON_E2E_CAPTURE=1` it asks ten questions of each,
+//! streams the first five, and writes the table into BENCHMARKS.md:
+//! `TOON_E2E_CAPTURE=1 scripts/model-server.sh run-each cargo test --test e2e_mechanisms -- --ignored`.
 
 mod common;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use common::server::{complete_raw, request, stream_timed, write_report, DOCUMENTS, RULES};
+use common::server::{
+    complete_raw, median, ms_per_token, request, stream_timed, write_table, Kind, DOCUMENTS, RULES,
+};
 use common::types::{example_compliance, ComplianceAnalysis, Sourced, SourcedProse};
 use serde_json::{json, Value};
 use toon_core::{
     constrain_request, json_mode, response_format, FinishReason, GrammarServer, OutputSchema,
-    ParseError, ReplyOptions, SchemaDialect, StreamEvent, Tool, Toon, ToonStream,
+    ParseError, ReplyOptions, StreamEvent, Tool, Toon, ToonStream,
 };
 
 const FACTS: [(&str, &str); 10] = [
@@ -87,7 +89,8 @@ fn sourced_questions() -> Vec<String> {
         .collect()
 }
 
-/// The token limit of every request.
+/// The token limit of every request but the grammar's, whose limit
+/// `constrain_request` sets to the longest reply the grammar admits.
 const MAX_TOKENS: u64 = 400;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -158,6 +161,8 @@ struct Task {
 #[derive(Default)]
 struct Tally {
     tokens: Vec<u64>,
+    seconds: Vec<f64>,
+    ms_per_token: Vec<f64>,
     strict: usize,
     repaired: usize,
     cut: usize,
@@ -229,13 +234,15 @@ fn body<T: Toon + OutputSchema>(
             );
             let mut b = request(&system, Some(example), question, limits);
             if m == Mechanism::ToonGrammar {
+                // No limit of the caller's: constrain_request sets the worst case.
+                b.as_object_mut().unwrap().remove("max_tokens");
                 constrain_request::<T>(&mut b, GrammarServer::LlamaCpp).unwrap();
             }
             (b, None)
         }
         Mechanism::JsonSchema => {
             let mut b = request(&json_system, None, question, limits);
-            b["response_format"] = response_format::<T>(SchemaDialect::LlamaCppPython);
+            b["response_format"] = response_format::<T>(Kind::current().dialect());
             (b, None)
         }
         Mechanism::JsonMode => {
@@ -282,6 +289,8 @@ fn run<T: Toon + OutputSchema>(
         let finish = choice["finish_reason"].as_str().unwrap_or_default();
         let tokens = response["usage"]["completion_tokens"].as_u64().unwrap_or(0);
         tally.tokens.push(tokens);
+        tally.seconds.push(elapsed.as_secs_f64());
+        tally.ms_per_token.push(ms_per_token(&response, elapsed));
         // A tool call's arguments are JSON text, read as every JSON reply is.
         let reply = match &tool {
             Some(tool) => choice["message"]["tool_calls"]
@@ -294,11 +303,7 @@ fn run<T: Toon + OutputSchema>(
         }
         .unwrap_or_default();
         if std::env::var_os("TOON_E2E_CAPTURE").is_some() {
-            let dir = format!(
-                "{}/tests/replies/real/mechanisms/{}",
-                env!("CARGO_MANIFEST_DIR"),
-                task.dir
-            );
+            let dir = Kind::current().replies(&format!("mechanisms/{}", task.dir));
             std::fs::create_dir_all(&dir).unwrap();
             let file = format!("{dir}/{}-{i:02}.{finish}.txt", m.slug());
             std::fs::write(file, reply).unwrap();
@@ -307,7 +312,7 @@ fn run<T: Toon + OutputSchema>(
         if let Err(e) = &result {
             eprintln!("{} / {}: refused: {e}", task.name, m.name());
         }
-        tally.count(result, tokens >= MAX_TOKENS);
+        tally.count(result, finish == "length" || tokens >= MAX_TOKENS);
         if i < streamed {
             tally.first_usable.push(if m.is_toon() {
                 first_usable::<T>(&b, usable).unwrap_or(elapsed)
@@ -328,12 +333,6 @@ fn first_usable<T: Toon>(body: &Value, usable: fn(&StreamEvent) -> bool) -> Opti
         }
     }
     None
-}
-
-fn median(v: &[Duration]) -> f64 {
-    let mut s: Vec<f64> = v.iter().map(Duration::as_secs_f64).collect();
-    s.sort_by(f64::total_cmp);
-    s.get(s.len() / 2).copied().unwrap_or(0.0)
 }
 
 fn listed(map: &BTreeMap<&'static str, usize>) -> String {
@@ -421,13 +420,14 @@ fn every_mechanism_against_a_real_model() {
         rows.push((compliance.name, m, tally));
     }
 
-    let mut table = String::from(
-        "| type | mechanism | completion tokens per reply | decoded strictly | decoded with repairs | refused (by kind) | of which cut at `max_tokens` | repairs applied | first usable piece, streamed (median s) |\n|---|---|---|---|---|---|---|---|---|\n",
-    );
+    let kind = Kind::current();
+    let mut table = String::new();
     for (ty, m, t) in &rows {
         let n = t.tokens.len();
+        let first: Vec<f64> = t.first_usable.iter().map(Duration::as_secs_f64).collect();
         table.push_str(&format!(
-            "| {ty} | {} | {:.0} | {}/{n} | {}/{n} | {} | {} | {} | {:.1} |\n",
+            "| {} | {ty} | {} | {:.0} | {}/{n} | {}/{n} | {} | {} | {} | {:.1} | {:.1} | {:.1} |\n",
+            kind.name(),
             m.name(),
             t.tokens.iter().sum::<u64>() as f64 / n.max(1) as f64,
             t.strict,
@@ -435,26 +435,36 @@ fn every_mechanism_against_a_real_model() {
             listed(&t.refused),
             t.cut,
             listed(&t.repairs),
-            median(&t.first_usable),
+            median(&t.seconds),
+            median(&t.ms_per_token),
+            median(&first),
         ));
     }
-    let report = format!(
-        "<!-- e2e-mechanisms -->\n### Every mechanism, one type, one model\n\n\
-         The same questions, through each mechanism the server supports, asked of SmolLM2-135M-Instruct behind llama-cpp-python \
-         (temperature 0, `max_tokens` 400): {asked} questions per mechanism, the first {streamed} also streamed. \
-         `sourced answer` is seed 003's shape (`found`, `citations`, `caveats`, a prose `answer`, at most 300 characters in the grammar); \
-         the delimited row writes `answer` between `<answer>` tags. JSON replies and tool calls' arguments are read with `from_toon` (the same refusals \
-         and constraints as TOON; `read_json` is not counted as a repair); the replies are kept in \
-         `tests/replies/real/mechanisms/` and their outcomes pinned by `tests/real_replies.rs`. \
-         The first usable piece is, for the sourced answer, the first piece of `answer` (a `ToonStream` event: the TOON line, \
-         or the first text of the delimited block) and, for compliance, the first event; a JSON reply or tool call is usable \
-         only when whole. A reply counts as cut at `max_tokens` when it used all 400 tokens (llama-cpp-python reports a tool call cut there as `tool_calls`, so its `finish_reason` cannot say). Reproduce with `TOON_E2E_CAPTURE=1 scripts/model-server.sh run cargo test --test e2e_mechanisms -- --ignored`.\n\n\
-         {table}\n\
-         Seed 003's own figures, for its task on its model: 220 / 240 / 280 output tokens and 3% / 0.2% / 0% parse failures for \
-         prose, delimited and tool schema.\n<!-- /e2e-mechanisms -->\n"
+    write_table(
+        "e2e-mechanisms",
+        &format!(
+            "### Every mechanism, one type, one model\n\n\
+             The same questions, through each mechanism the server supports, asked of SmolLM2-135M-Instruct behind each server \
+             (temperature 0, `max_tokens` 400; with the grammar, no `max_tokens` of the caller's, so `constrain_request` sets \
+             the grammar's worst case): {asked} questions per mechanism, the first {streamed} also streamed. \
+             `sourced answer` is seed 003's shape (`found`, `citations`, `caveats`, a prose `answer`, at most 300 characters in the grammar); \
+             the delimited row writes `answer` between `<answer>` tags. JSON replies and tool calls' arguments are read with `from_toon` (the same refusals \
+             and constraints as TOON; `read_json` is not counted as a repair); the replies are kept in \
+             `tests/replies/real/<server>/mechanisms/` and their outcomes pinned by `tests/real_replies.rs`. \
+             The first usable piece is, for the sourced answer, the first piece of `answer` (a `ToonStream` event: the TOON line, \
+             or the first text of the delimited block) and, for compliance, the first event; a JSON reply or tool call is usable \
+             only when whole. A reply counts as cut when the server says `length` or it used all 400 tokens (llama-cpp-python reports a \
+             tool call cut there as `tool_calls`). Milliseconds a token: llama-server's own `timings.predicted_per_token_ms`; on \
+             llama-cpp-python, which gives none, the wall clock over the completion tokens. On llama-server b11434 a forced tool \
+             call needs a chat template that describes tools: SmolLM2's own does not, and the server then ignores `tools` and \
+             `tool_choice` without a word (the reply is prose, which holds no call and is refused as an empty completion). \
+             Reproduce with `TOON_E2E_CAPTURE=1 scripts/model-server.sh run-each cargo test --test e2e_mechanisms -- --ignored`."
+        ),
+        "| server | type | mechanism | completion tokens a reply | decoded strictly | decoded with repairs | refused (by kind) | of which cut | repairs applied | seconds a reply (median) | ms a token (median) | first usable piece, streamed (median s) |",
+        &table,
+        "Seed 003's own figures, for its task on its model: 220 / 240 / 280 output tokens and 3% / 0.2% / 0% parse failures for \
+         prose, delimited and tool schema.",
     );
-    eprintln!("{report}");
-    write_report("e2e-mechanisms", &report);
     // Every reply was read or refused by name (a panic would have said otherwise),
     // and a constrained reply that finished is always read.
     for (ty, m, t) in &rows {

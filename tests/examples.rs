@@ -259,6 +259,12 @@ fn compliance_constrains_its_server_request_with_the_type_grammar() {
         body.get("response_format").is_none(),
         "it would replace the grammar"
     );
+    // The token limit holds the longest reply the grammar admits: never cut.
+    assert_eq!(
+        body["max_tokens"],
+        toon_core::GrammarOptions::new(toon_core::GrammarSyntax::Gbnf)
+            .max_reply_bytes::<compliance::ComplianceAnalysis>()
+    );
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(
         messages.len(),

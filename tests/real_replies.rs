@@ -1,7 +1,8 @@
-//! Replies captured from a real model (SmolLM2-135M-Instruct behind
-//! llama-cpp-python; see tests/e2e.rs), each with the outcome it gives, pinned by
-//! one snapshot: a decoder change that alters what happens to a real reply shows
-//! up in review.
+//! Replies captured from a real model (SmolLM2-135M-Instruct behind each
+//! server, llama.cpp's `llama-server` and llama-cpp-python; see tests/e2e.rs),
+//! kept apart by server under `tests/replies/real/<server>/`, each with the
+//! outcome it gives, pinned by one snapshot a server: a decoder change that
+//! alters what happens to a real reply shows up in review.
 
 mod common;
 
@@ -44,9 +45,21 @@ fn sorted_files(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
+/// The folder of one server's replies.
+fn root(server: &str) -> String {
+    format!("{}/tests/replies/real/{server}", env!("CARGO_MANIFEST_DIR"))
+}
+
 #[test]
 fn real_replies_give_the_outcomes_reviewed() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real");
+    for server in ["llama-server", "llama-cpp-python"] {
+        let summary = prompted_outcomes(&root(server));
+        insta::assert_snapshot!(format!("real_replies_{server}"), summary);
+    }
+}
+
+/// The TOON path's replies of one server, each with its outcome.
+fn prompted_outcomes(root: &str) -> String {
     let mut summary = String::new();
     let mut count = 0;
     for ty in ["capitals", "compliance", "detections"] {
@@ -66,7 +79,7 @@ fn real_replies_give_the_outcomes_reviewed() {
         }
     }
     assert_eq!(count, 120, "3 types x 20 prompts x 2 temperatures");
-    insta::assert_snapshot!("real_replies", summary);
+    summary
 }
 
 /// The replies of every mechanism (tests/e2e_mechanisms.rs), each read as that
@@ -74,7 +87,14 @@ fn real_replies_give_the_outcomes_reviewed() {
 /// the finish reason the server gave (in the file name).
 #[test]
 fn mechanism_replies_give_the_outcomes_reviewed() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real/mechanisms");
+    for server in ["llama-server", "llama-cpp-python"] {
+        let summary = mechanism_outcomes(&format!("{}/mechanisms", root(server)));
+        insta::assert_snapshot!(format!("mechanism_replies_{server}"), summary);
+    }
+}
+
+/// Every mechanism's replies of one server, each with its outcome.
+fn mechanism_outcomes(root: &str) -> String {
     let mut summary = String::new();
     let mut count = 0;
     for ty in ["compliance", "sourced"] {
@@ -101,5 +121,5 @@ fn mechanism_replies_give_the_outcomes_reviewed() {
         count, 130,
         "10 questions x (7 mechanisms + 6 for compliance)"
     );
-    insta::assert_snapshot!("mechanism_replies", summary);
+    summary
 }

@@ -441,17 +441,19 @@ fn streamed_rows_read_as_the_whole_reply_reads_them() {
         .filter(|c| c.ty.as_deref() == Some("compliance"))
         .map(|c| (c.name, c.reply))
         .collect();
-    // And the real model's replies under the type's grammar.
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/replies/real/grammar/compliance"
-    );
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        replies.push((
-            path.display().to_string(),
-            std::fs::read_to_string(&path).unwrap(),
-        ));
+    // And the real model's replies under the type's grammar, on each server.
+    for server in ["llama-server", "llama-cpp-python"] {
+        let dir = format!(
+            "{}/tests/replies/real/{server}/grammar/compliance",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        for entry in std::fs::read_dir(dir).into_iter().flatten() {
+            let path = entry.unwrap().path();
+            replies.push((
+                path.display().to_string(),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
     }
     let mut compared = 0;
     for (name, reply) in &replies {
@@ -707,9 +709,16 @@ mod edited_real_replies {
     fn replies(ty: &str) -> Vec<String> {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real");
         let mut out = Vec::new();
-        for dir in [format!("{root}/grammar/{ty}"), format!("{root}/{ty}")] {
+        let servers = ["llama-server", "llama-cpp-python"];
+        for dir in servers.iter().flat_map(|s| {
+            [
+                format!("{root}/{s}/grammar/{ty}"),
+                format!("{root}/{s}/{ty}"),
+            ]
+        }) {
             let mut files: Vec<_> = std::fs::read_dir(dir)
-                .unwrap()
+                .into_iter()
+                .flatten()
                 .map(|e| e.unwrap().path())
                 .collect();
             files.sort();

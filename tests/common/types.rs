@@ -194,3 +194,26 @@ pub struct LongBounds {
     #[toon(max_items = 1000)]
     pub scores: Vec<u8>,
 }
+
+/// A violation with none of its own grammar bounds: every text at most
+/// `DEFAULT_MAX_LEN` characters.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+pub struct PlainViolation {
+    /// The rule family, e.g. privacy or retention.
+    pub category: String,
+    pub severity: Severity,
+    /// What is wrong, in one sentence.
+    pub description: String,
+}
+
+/// The compliance answer with the grammar's default bounds (at most
+/// `DEFAULT_MAX_ITEMS` violations): what a new user writes first.
+#[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+pub struct PlainCompliance {
+    /// COMPLIANT only if no rule is broken.
+    pub compliance_status: Status,
+    /// Every violation found.
+    pub violations: Vec<PlainViolation>,
+    /// One or two sentences for a voice assistant to say.
+    pub summary: String,
+}

@@ -132,8 +132,8 @@ pub use encode::encode;
 pub use equality::json_model_eq;
 pub use error::{DecodeError, DecodeErrorKind};
 pub use grammar::{
-    GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN, FRACTION_DIGITS, LARGEST_MAX_ITEMS,
-    LARGEST_MAX_LEN,
+    GrammarOptions, GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN, FRACTION_DIGITS,
+    LARGEST_MAX_ITEMS, LARGEST_MAX_LEN,
 };
 pub use options::{DecodeOptions, Delimiter, EncodeOptions};
 pub use reply::{
@@ -141,7 +141,9 @@ pub use reply::{
     from_json_reply_with_check, from_json_reply_with_options, from_json_reply_with_report,
     FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, Wrapped,
 };
-pub use request::{constrain_request, reply_text, ConstrainError, GrammarServer};
+pub use request::{
+    constrain_request, constrain_request_with, reply_text, ConstrainError, GrammarServer,
+};
 pub use schema::{
     json_mode, response_format, strict_violations, OutputSchema, SchemaDialect, Tool,
 };

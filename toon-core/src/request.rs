@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::{json, Value};
 
-use crate::grammar::GrammarSyntax;
+use crate::grammar::{largest_fields, GrammarOptions, GrammarSyntax};
 use crate::shape::Shape;
 use crate::typed::Toon;
 
@@ -38,6 +38,35 @@ pub enum GrammarServer {
     OpenAiResponses,
 }
 
+impl GrammarServer {
+    /// The grammar syntax the server takes: GBNF for llama.cpp and vLLM, Lark
+    /// for OpenAI's custom tools.
+    #[must_use]
+    pub fn syntax(self) -> GrammarSyntax {
+        match self {
+            GrammarServer::LlamaCpp | GrammarServer::Vllm => GrammarSyntax::Gbnf,
+            GrammarServer::OpenAi | GrammarServer::OpenAiResponses => GrammarSyntax::Lark,
+        }
+    }
+
+    /// The server's own field for the most tokens a reply may take.
+    fn token_limit_field(self) -> &'static str {
+        match self {
+            GrammarServer::LlamaCpp | GrammarServer::Vllm => "max_tokens",
+            GrammarServer::OpenAi => "max_completion_tokens",
+            GrammarServer::OpenAiResponses => "max_output_tokens",
+        }
+    }
+}
+
+/// Every field in which some server takes a token limit.
+const TOKEN_LIMITS: [&str; 4] = [
+    "max_tokens",
+    "max_completion_tokens",
+    "max_output_tokens",
+    "n_predict",
+];
+
 /// Why a request cannot be constrained as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConstrainError {
@@ -62,8 +91,22 @@ impl std::error::Error for ConstrainError {}
 
 /// Adds to an OpenAI-style request body (`{"model", "messages", ...}`, or
 /// `{"model", "input", ...}` for the Responses API) the fields with which
-/// `server` constrains the reply to `T`'s TOON ([`Toon::toon_grammar`]).
-/// Everything else in the body is left as it is.
+/// `server` constrains the reply to `T`'s TOON ([`Toon::toon_grammar`]), and
+/// a token limit that holds the longest reply the grammar admits
+/// ([`Toon::toon_max_reply_bytes`]: a token is at least one byte), so the reply
+/// is never cut at the limit. Everything else in the body is left as it is.
+///
+/// The token limit: where the body sets none, the server's own field is set
+/// to the worst case (`max_tokens` for llama.cpp and vLLM,
+/// `max_completion_tokens` for OpenAI's Chat Completions, `max_output_tokens`
+/// for its Responses API). A limit the caller set (in any of those fields, or
+/// llama.cpp's `n_predict`) is kept as it is where it holds the worst case,
+/// and refused where it does not: the error names both figures and the
+/// fields that take the most, to be bounded with `#[toon(max_len = N)]` or
+/// `#[toon(max_items = N)]`. A limit is never raised or lowered silently. The
+/// server's context must hold the prompt and the limit (llama.cpp stops a
+/// reply at a full context as at the limit); on OpenAI's reasoning models the
+/// limit also counts the hidden reasoning tokens, so set a larger one there.
 ///
 /// ```
 /// use serde_json::json;
@@ -80,7 +123,8 @@ impl std::error::Error for ConstrainError {}
 /// ```
 ///
 /// # Errors
-/// The body is not a JSON object, or it already sets a field that the server
+/// The body sets a token limit smaller than the longest reply the grammar
+/// admits (see above), or one that is not a whole number. The body is not a JSON object, or it already sets a field that the server
 /// would let override or conflict with the grammar: `tools`, `grammar` or
 /// `json_schema` (llama.cpp), `tools`, `tool_choice`, `structured_outputs` or
 /// any `guided_*` field (vLLM), `tool_choice` or a tool of the type's name
@@ -93,6 +137,39 @@ pub fn constrain_request<T: Toon>(
     body: &mut Value,
     server: GrammarServer,
 ) -> Result<(), ConstrainError> {
+    constrain_request_with::<T>(body, server, &GrammarOptions::new(server.syntax()))
+}
+
+/// [`constrain_request`] with the grammar written as `options` say: a
+/// reasoning block before the document ([`GrammarOptions::reasoning`]), which
+/// the token limit then holds too.
+///
+/// ```
+/// use serde_json::json;
+/// use toon_core::{constrain_request_with, GrammarOptions, GrammarServer, Toon};
+///
+/// let options = GrammarOptions::new(GrammarServer::LlamaCpp.syntax()).reasoning(400);
+/// let mut body = json!({"model": "local", "messages": [{"role": "user", "content": "Tags?"}]});
+/// constrain_request_with::<Vec<String>>(&mut body, GrammarServer::LlamaCpp, &options).unwrap();
+/// assert!(body["grammar"].as_str().unwrap().contains("\"<think>\""));
+/// assert_eq!(body["max_tokens"], options.max_reply_bytes::<Vec<String>>());
+/// ```
+///
+/// # Errors
+/// As [`constrain_request`], and where the options' syntax is not the one the
+/// server takes ([`GrammarServer::syntax`]).
+pub fn constrain_request_with<T: Toon>(
+    body: &mut Value,
+    server: GrammarServer,
+    options: &GrammarOptions,
+) -> Result<(), ConstrainError> {
+    if options.syntax() != server.syntax() {
+        return Err(ConstrainError::new(format!(
+            "the grammar options are for {:?}, but {server:?} takes {:?}; build them with GrammarOptions::new(server.syntax())",
+            options.syntax(),
+            server.syntax()
+        )));
+    }
     let Some(map) = body.as_object_mut() else {
         return Err(ConstrainError::new(
             "the request body is not a JSON object; start from {\"model\": ..., \"messages\": [...]}",
@@ -122,6 +199,8 @@ pub fn constrain_request<T: Toon>(
         }
         Ok(())
     };
+    let worst = options.max_reply_bytes::<T>();
+    let limit = token_limit::<T>(map, worst, options)?;
     match server {
         GrammarServer::LlamaCpp => {
             let tools_why = "llama.cpp refuses a grammar together with tools (HTTP 400); send the tools in a request of their own";
@@ -139,7 +218,7 @@ pub fn constrain_request<T: Toon>(
             )?;
             map.insert(
                 "grammar".into(),
-                Value::String(T::toon_grammar(GrammarSyntax::Gbnf)),
+                Value::String(T::toon_grammar_with(options)),
             );
         }
         GrammarServer::Vllm => {
@@ -168,7 +247,7 @@ pub fn constrain_request<T: Toon>(
             )?;
             map.insert(
                 "structured_outputs".into(),
-                json!({"grammar": T::toon_grammar(GrammarSyntax::Gbnf)}),
+                json!({"grammar": T::toon_grammar_with(options)}),
             );
         }
         GrammarServer::OpenAi | GrammarServer::OpenAiResponses => {
@@ -215,7 +294,7 @@ pub fn constrain_request<T: Toon>(
                     "the request's `tools` already has a tool named `{name}` (OpenAI refuses two tools of one name with HTTP 400); constrain a request once, and rename or remove the other tool"
                 )));
             }
-            let grammar = T::toon_grammar(GrammarSyntax::Lark);
+            let grammar = T::toon_grammar_with(options);
             let (tool, choice) = if responses {
                 (
                     json!({
@@ -252,7 +331,61 @@ pub fn constrain_request<T: Toon>(
             map.insert("tool_choice".into(), choice);
         }
     }
+    if limit.is_none() {
+        map.insert(server.token_limit_field().into(), json!(worst));
+    }
     Ok(())
+}
+
+/// The caller's token limit (the smallest, where several fields set one), or
+/// `None`; refused where it cannot hold `worst` bytes, or is no whole number.
+fn token_limit<T: Toon>(
+    map: &serde_json::Map<String, Value>,
+    worst: usize,
+    options: &GrammarOptions,
+) -> Result<Option<u64>, ConstrainError> {
+    let mut least: Option<(&str, u64)> = None;
+    for key in TOKEN_LIMITS {
+        let Some(value) = map.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let Some(n) = value.as_u64() else {
+            return Err(ConstrainError::new(format!(
+                "the request's `{key}` is {value}, not a whole number of tokens"
+            )));
+        };
+        if least.map_or(true, |(_, m)| n < m) {
+            least = Some((key, n));
+        }
+    }
+    let Some((key, n)) = least else {
+        return Ok(None);
+    };
+    if n >= worst as u64 {
+        return Ok(Some(n));
+    }
+    let mut takers: Vec<String> = largest_fields(&T::__shape())
+        .into_iter()
+        .take(3)
+        .map(|(name, bytes)| format!("`{name}` (up to {bytes} bytes)"))
+        .collect();
+    if let Some(r) = options.reasoning_block() {
+        takers.insert(
+            0,
+            format!("the reasoning block (up to {} characters)", r.max_chars),
+        );
+    }
+    let bound = if takers.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", or bound what takes the most with `#[toon(max_len = N)]` or `#[toon(max_items = N)]`: {}",
+            takers.join(", ")
+        )
+    };
+    Err(ConstrainError::new(format!(
+        "the request's `{key}` is {n}, but the longest reply the grammar admits takes {worst} bytes, and a token can be a single byte, so the reply could be cut at the limit; remove `{key}` (the worst case is then set), raise it to at least {worst}{bound}"
+    )))
 }
 
 /// Whether a request sets a field: present and not `null` (many clients write

@@ -8,11 +8,16 @@
 //! 4. the grammar-constrained request streamed, each row read as it arrives (`ToonStream`).
 //!
 //! ```text
-//! cargo run --manifest-path clients/async-openai/Cargo.toml -- http://127.0.0.1:8765
+//! cargo run --manifest-path clients/async-openai/Cargo.toml -- http://127.0.0.1:8765 [llama-server|llama-cpp-python]
 //! ```
 //!
-//! The end-to-end run (`.ci/run`) runs it against the real server; it exits
-//! with status 1 if a request fails or a reply is refused.
+//! The server's kind (the second argument, or `TOON_MODEL_SERVER_KIND`; by
+//! default llama-server) picks its JSON-Schema dialect. The end-to-end run
+//! (`.ci/run`) runs it against each real server; it exits with status 1 if a
+//! request fails or a reply is refused. On llama-server b11434 with
+//! SmolLM2's own chat template, which describes no tools, the server ignores
+//! `tools` and `tool_choice`: there the tool step reports that no call came
+//! and goes on.
 
 use async_openai::config::OpenAIConfig;
 use async_openai::Client;
@@ -78,13 +83,26 @@ async fn main() {
         .nth(1)
         .or_else(|| std::env::var("TOON_MODEL_SERVER").ok())
         .unwrap_or_else(|| "http://127.0.0.1:8765".into());
-    if let Err(e) = run(&server).await {
+    let kind = std::env::args()
+        .nth(2)
+        .or_else(|| std::env::var("TOON_MODEL_SERVER_KIND").ok())
+        .unwrap_or_else(|| "llama-server".into());
+    if let Err(e) = run(&server, &kind).await {
         eprintln!("async-openai example: {e}");
         std::process::exit(1);
     }
 }
 
-async fn run(server: &str) -> Result<(), Failure> {
+async fn run(server: &str, kind: &str) -> Result<(), Failure> {
+    let (dialect, ignores_tools) = match kind {
+        "llama-server" => (SchemaDialect::OpenAi, true),
+        "llama-cpp-python" => (SchemaDialect::LlamaCppPython, false),
+        other => {
+            return Err(
+                format!("unknown server kind `{other}`: llama-server or llama-cpp-python").into(),
+            )
+        }
+    };
     let config = OpenAIConfig::new()
         .with_api_base(format!("{server}/v1"))
         .with_api_key("local");
@@ -94,8 +112,9 @@ async fn run(server: &str) -> Result<(), Failure> {
         Scene::toon_prompt()
     );
 
-    // 1. TOON, constrained by the type's grammar.
-    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "max_tokens": 120});
+    // 1. TOON, constrained by the type's grammar (which sets the token limit
+    // to the longest reply it admits: the reply is never cut).
+    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0});
     constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
     let response: Value = client.chat().create_byot(&body).await?;
     let text = text_of(&response)?;
@@ -113,8 +132,13 @@ async fn run(server: &str) -> Result<(), Failure> {
         "max_tokens": 200,
     });
     let response: Value = client.chat().create_byot(&body).await?;
-    let scene: Scene = tool.read(&response)?;
-    println!("tool call: {scene:?}");
+    let called = response["choices"][0]["message"]["tool_calls"].is_array();
+    if ignores_tools && !called {
+        println!("tool call: none came (the server ignores tools for this chat template)");
+    } else {
+        let scene: Scene = tool.read(&response)?;
+        println!("tool call: {scene:?}");
+    }
 
     // 3. The JSON Schema as response_format.
     let body = json!({
@@ -123,7 +147,7 @@ async fn run(server: &str) -> Result<(), Failure> {
             {"role": "system", "content": format!("Answer with one JSON object following these declarations:\n\n{}", Scene::schema_prompt())},
             {"role": "user", "content": SCENE},
         ],
-        "response_format": response_format::<Scene>(SchemaDialect::LlamaCppPython),
+        "response_format": response_format::<Scene>(dialect),
         "temperature": 0,
         "max_tokens": 200,
     });
@@ -133,7 +157,7 @@ async fn run(server: &str) -> Result<(), Failure> {
     println!("JSON Schema: {scene:?}");
 
     // 4. The grammar-constrained request streamed: rows as they arrive.
-    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "max_tokens": 120, "stream": true});
+    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "stream": true});
     constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
     let mut chunks = client.chat().create_stream_byot::<_, Value>(&body).await?;
     let mut stream = ToonStream::<Scene>::new();

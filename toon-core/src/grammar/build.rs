@@ -6,9 +6,9 @@
 //! line break and its full indentation. So a struct's fields join with
 //! `"\n" + indentation`, and a list item's first field rides on its hyphen line.
 
-use super::ir::{alt, class, lit, repeat, seq, Expr, Grammar};
+use super::ir::{alt, class, lit, opt, repeat, seq, Class, Expr, Grammar};
 use super::text;
-use super::{DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
+use super::{Reasoning, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, text_literal};
 use crate::shape::{
     field_list, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape, TypeNames,
@@ -95,18 +95,43 @@ impl Default for Bounds {
     }
 }
 
-pub(crate) fn grammar(shape: &Shape) -> Grammar {
-    let mut b = Builder {
-        g: Grammar::default(),
-        stack: Vec::new(),
-        names: TypeNames::default(),
-        patterns: Vec::new(),
-        angle: false,
-    };
+/// The grammar of `shape`'s documents, after an optional reasoning block.
+pub(crate) fn grammar(shape: &Shape, reasoning: Option<&Reasoning>) -> Grammar {
+    let mut b = Builder::new();
     b.g.reserve("root");
-    let root = b.document(shape);
+    let document = b.document(shape);
+    let root = match reasoning {
+        Some(r) => seq([opt(b.reasoning(r)), document]),
+        None => document,
+    };
     b.g.define("root", root);
     b.g
+}
+
+/// For a struct at the root, each field's own grammar (its key and value as
+/// they stand in the document), by the field's name; nothing for other roots.
+pub(crate) fn field_grammars(shape: &Shape) -> Vec<(String, Grammar)> {
+    let Shape::Struct(s) = shape.resolve() else {
+        return Vec::new();
+    };
+    s.fields
+        .iter()
+        .map(|f| {
+            let mut b = Builder::new();
+            b.g.reserve("root");
+            let field = if f.delimited {
+                seq([
+                    lit(format!("\n<{}>\n", f.name)),
+                    b.prose(Bounds::of(f).max_len),
+                    lit(format!("</{}>", f.name)),
+                ])
+            } else {
+                b.field(f, 0)
+            };
+            b.g.define("root", field);
+            (f.name.to_owned(), b.g)
+        })
+        .collect()
 }
 
 struct Builder {
@@ -147,6 +172,35 @@ fn counted(counts: std::ops::RangeInclusive<u32>, mut each: impl FnMut(u32) -> E
 }
 
 impl Builder {
+    fn new() -> Self {
+        Builder {
+            g: Grammar::default(),
+            stack: Vec::new(),
+            names: TypeNames::default(),
+            patterns: Vec::new(),
+            angle: false,
+        }
+    }
+
+    /// The reasoning block: its opening tag, at most `max_chars` characters
+    /// other than the closing tag's first (so it can close only at its tag),
+    /// the closing tag and a line break.
+    fn reasoning(&mut self, r: &Reasoning) -> Expr {
+        self.rule("reasoning".into(), |_| {
+            let mut ranges = vec![('\0', '\u{8}'), ('\u{b}', '\u{1f}')];
+            ranges.extend(r.close.chars().next().map(|c| (c, c)));
+            let char_ = Class {
+                ranges,
+                negated: true,
+            };
+            seq([
+                lit(r.open.clone()),
+                repeat(class(char_), 0, Some(r.max_chars)),
+                lit(format!("{}\n", r.close)),
+            ])
+        })
+    }
+
     fn rule(&mut self, name: String, build: impl FnOnce(&mut Self) -> Expr) -> Expr {
         if self.g.reserve(&name) {
             let body = build(self);

@@ -13,6 +13,7 @@
 mod build;
 mod gbnf;
 mod ir;
+mod longest;
 mod render;
 mod text;
 
@@ -128,11 +129,148 @@ pub enum GrammarSyntax {
     Lark,
 }
 
+/// How a type's grammar is written: its syntax and, where the model may think
+/// before it answers, the reasoning block admitted before the document.
+///
+/// With no option set, [`Toon::toon_grammar_with`](crate::Toon::toon_grammar_with)
+/// writes exactly [`Toon::toon_grammar`](crate::Toon::toon_grammar)'s grammar.
+///
+/// ```
+/// use toon_core::{GrammarOptions, GrammarSyntax, Toon};
+///
+/// let plain = GrammarOptions::new(GrammarSyntax::Gbnf);
+/// assert_eq!(Vec::<String>::toon_grammar_with(&plain), Vec::<String>::toon_grammar(GrammarSyntax::Gbnf));
+///
+/// // A `<think>` block of at most 600 characters may come first.
+/// let thinking = GrammarOptions::new(GrammarSyntax::Gbnf).reasoning(600);
+/// assert!(Vec::<String>::toon_grammar_with(&thinking).contains("\"<think>\""));
+/// assert!(thinking.max_reply_bytes::<Vec<String>>() > Vec::<String>::toon_max_reply_bytes());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrammarOptions {
+    syntax: GrammarSyntax,
+    reasoning: Option<Reasoning>,
+}
+
+/// The reasoning block a grammar admits before the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Reasoning {
+    /// The most characters between the tags.
+    pub max_chars: u32,
+    pub open: String,
+    pub close: String,
+}
+
+impl GrammarOptions {
+    /// The grammar in `syntax`, with nothing else admitted.
+    #[must_use]
+    pub fn new(syntax: GrammarSyntax) -> Self {
+        GrammarOptions {
+            syntax,
+            reasoning: None,
+        }
+    }
+
+    /// Admits one optional reasoning block before the document,
+    /// `<think>` … `</think>` and a line break, of at most `max_chars`
+    /// characters between the tags, and nothing of the kind after the
+    /// document. The block's text may hold any character but `<` (so that it
+    /// cannot close early or open a second block) and is read by no one: the
+    /// decoder strips it and reports [`RepairKind::StrippedReasoning`](crate::RepairKind::StrippedReasoning).
+    /// A grammar holds sampling from the first token (llama.cpp exempts no
+    /// reasoning), so a reasoning model held to a grammar without this cannot
+    /// think at all. `max_chars` is at most [`LARGEST_MAX_LEN`] (larger is taken
+    /// as that).
+    #[must_use]
+    pub fn reasoning(mut self, max_chars: usize) -> Self {
+        let max_chars = u32::try_from(max_chars)
+            .unwrap_or(u32::MAX)
+            .min(LARGEST_MAX_LEN);
+        let (open, close) = match self.reasoning.take() {
+            Some(r) => (r.open, r.close),
+            None => ("<think>".to_owned(), "</think>".to_owned()),
+        };
+        self.reasoning = Some(Reasoning {
+            max_chars,
+            open,
+            close,
+        });
+        self
+    }
+
+    /// The reasoning block's tags, for models that use others than `<think>`
+    /// and `</think>` (a reasoning block must already be asked for with
+    /// [`reasoning`](Self::reasoning); without one this changes nothing). The
+    /// decoder strips only `<think>` blocks, so a model given other tags must
+    /// have them taken off before the reply is read.
+    #[must_use]
+    pub fn reasoning_tags(mut self, open: &str, close: &str) -> Self {
+        if let Some(r) = &mut self.reasoning {
+            r.open = open.to_owned();
+            r.close = close.to_owned();
+        }
+        self
+    }
+
+    /// The syntax the grammar is written in.
+    #[must_use]
+    pub fn syntax(&self) -> GrammarSyntax {
+        self.syntax
+    }
+
+    /// The most bytes a reply admitted by `T`'s grammar with these options, in
+    /// their syntax, can take, the reasoning block included: see
+    /// [`Toon::toon_max_reply_bytes`](crate::Toon::toon_max_reply_bytes). GBNF
+    /// bounds text that begins like a number more loosely than Lark (see
+    /// [`GrammarSyntax`]), so its worst case is the larger.
+    #[must_use]
+    pub fn max_reply_bytes<T: crate::Toon>(&self) -> usize {
+        let g = build::grammar(&T::__shape(), self.reasoning.as_ref());
+        usize::try_from(longest::max_bytes(&g, self.syntax)).unwrap_or(usize::MAX)
+    }
+
+    pub(crate) fn reasoning_block(&self) -> Option<&Reasoning> {
+        self.reasoning.as_ref()
+    }
+}
+
 /// The grammar of `shape`'s TOON in `syntax`.
 pub(crate) fn toon_grammar(shape: &Shape, syntax: GrammarSyntax) -> String {
-    let g = build::grammar(shape);
-    match syntax {
+    toon_grammar_with(shape, &GrammarOptions::new(syntax))
+}
+
+/// The grammar of `shape`'s TOON as `options` say.
+pub(crate) fn toon_grammar_with(shape: &Shape, options: &GrammarOptions) -> String {
+    let g = build::grammar(shape, options.reasoning.as_ref());
+    match options.syntax {
         GrammarSyntax::Gbnf => gbnf::gbnf(&g),
         GrammarSyntax::Lark => render::lark(&g),
     }
+}
+
+/// The most bytes of a reply the grammar admits, in whichever syntax it is
+/// written (GBNF, whose bounds are looser, admits the longer).
+pub(crate) fn max_reply_bytes(shape: &Shape) -> usize {
+    most_bytes(&build::grammar(shape, None))
+}
+
+/// The most bytes a word of `g` takes in either syntax.
+fn most_bytes(g: &ir::Grammar) -> usize {
+    let most = [GrammarSyntax::Gbnf, GrammarSyntax::Lark]
+        .map(|syntax| longest::max_bytes(g, syntax))
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+    usize::try_from(most).unwrap_or(usize::MAX)
+}
+
+/// Each top-level field of a struct and the most bytes its lines can take in
+/// a reply, largest first (for saying which fields a token limit cannot hold).
+pub(crate) fn largest_fields(shape: &Shape) -> Vec<(String, usize)> {
+    let mut fields = build::field_grammars(shape)
+        .into_iter()
+        .map(|(name, g)| (name, most_bytes(&g)))
+        .collect::<Vec<_>>();
+    fields.sort_by(|a, b| b.1.cmp(&a.1));
+    fields
 }

@@ -201,7 +201,7 @@ fn lark_name(name: &str, terminal: bool) -> String {
 /// Whether an expression may be one lexeme of llguidance's lexer. The lexer is
 /// greedy and looks one byte ahead, so a lexeme must not run on past a point
 /// where another reading ends: line breaks and keys stay lexemes of their own.
-fn one_lexeme(e: &Expr) -> bool {
+pub(super) fn one_lexeme(e: &Expr) -> bool {
     fn plain(e: &Expr) -> bool {
         match e {
             Expr::Lit(s) => !s.contains(['\n', ':']),

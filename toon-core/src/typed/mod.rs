@@ -22,7 +22,7 @@ pub use stream::{
 };
 
 use crate::encode::encode;
-use crate::grammar::GrammarSyntax;
+use crate::grammar::{GrammarOptions, GrammarSyntax};
 use crate::node::{Node, Scalar};
 use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided, ReadAhead};
 use crate::reply::{
@@ -225,6 +225,34 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// ```
     fn toon_grammar(syntax: GrammarSyntax) -> String {
         crate::grammar::toon_grammar(&Self::__shape(), syntax)
+    }
+
+    /// The grammar as `options` say: [`toon_grammar`](Toon::toon_grammar)'s
+    /// grammar in the options' syntax, after a reasoning block where
+    /// [`GrammarOptions::reasoning`](crate::GrammarOptions::reasoning) asks for one.
+    fn toon_grammar_with(options: &GrammarOptions) -> String {
+        crate::grammar::toon_grammar_with(&Self::__shape(), options)
+    }
+
+    /// The most bytes any reply the type's grammar admits can take, in either
+    /// syntax: every text, list, number and key at its bound, every character
+    /// of a text at the most bytes it may take (four, for most text). A token
+    /// is at least one byte, so a token limit of this many tokens always lets a
+    /// constrained reply end where its grammar ends: it is never cut.
+    /// [`constrain_request`](crate::constrain_request) sets the limit to the
+    /// worst case of the server's syntax where the request has none, and
+    /// refuses a smaller one. For one syntax, or with a reasoning block, see
+    /// [`GrammarOptions::max_reply_bytes`](crate::GrammarOptions::max_reply_bytes).
+    ///
+    /// ```
+    /// use toon_core::{GrammarSyntax, Toon};
+    /// // `true` or `false`: five bytes at most.
+    /// assert_eq!(bool::toon_max_reply_bytes(), 5);
+    /// // At most 10 items (the default bound) of at most 200 characters each.
+    /// assert!(Vec::<String>::toon_max_reply_bytes() > 10 * 200);
+    /// ```
+    fn toon_max_reply_bytes() -> usize {
+        crate::grammar::max_reply_bytes(&Self::__shape())
     }
 }
 
