@@ -4,8 +4,10 @@
 //!
 //! Ignored by the README's test command; run against each server with
 //! `scripts/model-server.sh run-each cargo test --test e2e -- --ignored --test-threads 1`
-//! (`.ci/run` does). With `TOON_E2E_CAPTURE=1` the TOON replies are saved under
-//! `tests/replies/real/<server>/` and the tables are written into BENCHMARKS.md.
+//! (`.ci/run` does, on the first 5 questions of each type, which shows every
+//! claim holds on each server in a few minutes). With `TOON_E2E_CAPTURE=1` all
+//! 20 are asked, the TOON replies are saved under `tests/replies/real/<server>/`
+//! and the tables are written into BENCHMARKS.md.
 
 mod common;
 
@@ -75,6 +77,16 @@ fn example_detections() -> Detections {
     }
 }
 
+/// The questions asked: all 20 in a measurement run, the first 5 otherwise.
+fn asked(questions: impl Iterator<Item = String>) -> Vec<String> {
+    let n = if std::env::var_os("TOON_E2E_CAPTURE").is_some() {
+        20
+    } else {
+        5
+    };
+    questions.take(n).collect()
+}
+
 /// One type's questions: the TOON prompt with its example exchange, and the
 /// JSON path's system prompt, for the same questions.
 struct Task {
@@ -99,7 +111,7 @@ fn compliance_task() -> Task {
             "Document: We keep health records in a shared folder without encryption.".into(),
             example_compliance().to_toon(),
         ),
-        questions: DOCUMENTS.iter().map(|d| format!("Document: {d}")).collect(),
+        questions: asked(DOCUMENTS.iter().map(|d| format!("Document: {d}"))),
         json_system: format!(
             "{RULES}\nAnswer with one JSON object following these declarations:\n\n{}",
             ComplianceAnalysis::schema_prompt()
@@ -119,7 +131,7 @@ fn detections_task() -> Task {
             "Scene: a mug next to a plate".into(),
             example_detections().to_toon(),
         ),
-        questions: SCENES.iter().map(|s| format!("Scene: {s}")).collect(),
+        questions: asked(SCENES.iter().map(|s| format!("Scene: {s}"))),
         json_system: format!(
             "Answer with one JSON object following these declarations:\n\n{}",
             Detections::schema_prompt()
@@ -140,10 +152,11 @@ fn capitals_task() -> Task {
             Capital::toon_prompt()
         ),
         example: ("What is the capital of Germany?".into(), example.to_toon()),
-        questions: COUNTRIES
-            .iter()
-            .map(|c| format!("What is the capital of {c}?"))
-            .collect(),
+        questions: asked(
+            COUNTRIES
+                .iter()
+                .map(|c| format!("What is the capital of {c}?")),
+        ),
         json_system: format!(
             "Answer with one JSON object following these declarations:\n\n{}",
             Capital::schema_prompt()
@@ -671,10 +684,11 @@ fn grammar_path_against_a_real_model() {
             let (grammar, json) = (mean(&r.cost.tokens), mean(&r.json_cost.tokens));
             let met = r.strict >= 18 && grammar <= json / 2.0;
             format!(
-                "{} at temperature {}: {} of 20 decoded, {grammar:.0} tokens against {json:.0} ({})",
+                "{} at temperature {}: {} of {} decoded, {grammar:.0} tokens against {json:.0} ({})",
                 kind.name(),
                 r.temperature,
                 r.strict,
+                r.cost.tokens.len(),
                 if met { "met" } else { "not met" }
             )
         })

@@ -260,7 +260,13 @@ fn body<T: Toon + OutputSchema>(
             );
             let mut b = request(&system, None, question, limits);
             b["tools"] = json!([tool.openai()]);
-            b["tool_choice"] = tool.openai_choice();
+            // llama-server takes only the string forms of `tool_choice` (an
+            // object is ignored with a warning in its log): `required`, with
+            // the one tool offered, is the same choice.
+            b["tool_choice"] = match Kind::current() {
+                Kind::LlamaServer => json!("required"),
+                Kind::LlamaCppPython => tool.openai_choice(),
+            };
             (b, Some(tool))
         }
     }

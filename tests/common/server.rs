@@ -102,7 +102,12 @@ pub fn write_table(marker: &str, head: &str, columns: &str, rows: &str, tail: &s
     write_report(
         marker,
         &format!(
-            "<!-- {marker} -->\n{head}\n\n{columns}\n|{sep}\n{all}\n\n{tail}\n<!-- /{marker} -->\n"
+            "<!-- {marker} -->\n{head}\n\n{columns}\n|{sep}\n{all}\n{}<!-- /{marker} -->\n",
+            if tail.is_empty() {
+                String::new()
+            } else {
+                format!("\n{tail}\n")
+            }
         ),
     );
 }

@@ -121,6 +121,7 @@ pub(crate) fn decode_with<'a>(
     let mut p = Parser {
         c: Cursor { lines, pos: 0 },
         input_len: input.len(),
+        room: 2 * input.len(),
         strict: options.strict,
         forgive,
         max_depth: options.max_depth,
@@ -133,6 +134,10 @@ struct Parser<'a, 'f> {
     c: Cursor<'a>,
     /// The input's length in bytes: a bound on how many cells it can hold.
     input_len: usize,
+    /// Bytes left to reserve ahead of rows, for the whole document: twice the
+    /// input's length, so that many headers each declaring many rows reserve
+    /// no more between them than the input could fill.
+    room: usize,
     strict: bool,
     forgive: &'f mut dyn Forgive<'a>,
     max_depth: usize,
@@ -437,8 +442,18 @@ impl<'a> Parser<'a, '_> {
         // lines left, and cells for at most a sixteenth of the input's bytes
         // (a real row spends more than that on each cell); past that the
         // vector grows as rows come.
-        let rows = h.length.min(self.c.lines.len() - self.c.pos);
-        let cells = rows.saturating_mul(width).min(self.input_len / 16);
+        // Every header's room comes out of one budget for the document.
+        const ROW: usize = 2 * std::mem::size_of::<usize>();
+        const CELL: usize = std::mem::size_of::<Scalar<'_>>();
+        let rows = h
+            .length
+            .min(self.c.lines.len() - self.c.pos)
+            .min(self.room / ROW);
+        let cells = rows
+            .saturating_mul(width)
+            .min(self.input_len / 16)
+            .min((self.room - rows * ROW) / CELL);
+        self.room -= rows * ROW + cells * CELL;
         let mut table = Table::with_capacity(fields.to_vec(), rows, cells);
         let mut records = None;
         let mut dropped = None;

@@ -38,10 +38,13 @@ pub(crate) fn encode_with(value: &Value, options: &EncodeOptions, angle: bool) -
         angle,
     };
     match value {
-        Value::Object(map) => match uniform_fields(map.values()) {
-            Some(fields) if map.len() >= 2 => e.keyed(None, map, &fields, 0, ""),
-            _ => e.fields(map, 0),
+        // Asked only of two or more values: a chain of one-key objects would
+        // otherwise be walked to its end at every level.
+        Value::Object(map) if map.len() >= 2 => match uniform_fields(map.values()) {
+            Some(fields) => e.keyed(None, map, &fields, 0, ""),
+            None => e.fields(map, 0),
         },
+        Value::Object(map) => e.fields(map, 0),
         Value::Array(items) if items.is_empty() => e.line("", "[]"),
         Value::Array(items) => e.array(None, items, 0, "", true),
         // A document must not start with U+FEFF, which decoders remove as a
@@ -98,9 +101,12 @@ impl Encoder {
             Value::Array(items) if items.is_empty() => self.line(lead, &format!("{key}: []")),
             Value::Array(items) => self.array(Some(&key), items, depth, lead, false),
             Value::Object(map) if map.is_empty() => self.line(lead, &format!("{key}:")),
-            Value::Object(map) => match uniform_fields(map.values()) {
-                Some(fields) if map.len() >= 2 => self.keyed(Some(&key), map, &fields, depth, lead),
-                _ => {
+            Value::Object(map) => match (map.len() >= 2)
+                .then(|| uniform_fields(map.values()))
+                .flatten()
+            {
+                Some(fields) => self.keyed(Some(&key), map, &fields, depth, lead),
+                None => {
                     self.line(lead, &format!("{key}:"));
                     self.fields(map, depth + 1);
                 }

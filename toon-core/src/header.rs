@@ -223,6 +223,9 @@ fn parse_field_list(
     let mut i = 1; // past '{'
     let mut fields: Vec<Field> = Vec::new();
     let mut duplicate = None;
+    // The names so far, for the first one written twice: a header may list
+    // thousands of fields, so not a search of the list at each.
+    let mut seen = std::collections::HashSet::new();
     loop {
         while b.get(i) == Some(&b' ') {
             i += 1;
@@ -277,7 +280,7 @@ fn parse_field_list(
             children = Some(sub);
             i += used;
         }
-        if duplicate.is_none() && fields.iter().any(|f| f.name == name) {
+        if !seen.insert(name.clone()) && duplicate.is_none() {
             duplicate = Some(name.clone());
         }
         fields.push(Field { name, children });

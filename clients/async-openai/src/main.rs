@@ -145,6 +145,8 @@ async fn run(server: &str, kind: &str) -> Result<(), Failure> {
         "model": "local",
         "messages": [
             {"role": "system", "content": format!("Answer with one JSON object following these declarations:\n\n{}", Scene::schema_prompt())},
+            {"role": "user", "content": "Scene: a spoon."},
+            {"role": "assistant", "content": "{\"objects\": [{\"name\": \"spoon\", \"count\": 1}]}"},
             {"role": "user", "content": SCENE},
         ],
         "response_format": response_format::<Scene>(dialect),

@@ -130,11 +130,18 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let Some(mended) = json_mend::mend(text) else {
         return Err(refuse(&error, None));
     };
-    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     match first_value::<T>(&mended.text) {
         Ok(Some((value, end))) => {
+            // The fixes come in the order of their offsets: one cursor counts
+            // the lines before each, so many fixes cost one pass over the text.
+            let (mut line, mut at) = (1, 0);
             for &(kind, offset, what) in &mended.fixes {
-                repairs.push(Repair::new(kind, line_of(offset), what));
+                line += text.as_bytes()[at..offset.max(at)]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                at = offset.max(at);
+                repairs.push(Repair::new(kind, line, what));
             }
             prose_after(&mended.text, end, repairs)
                 .map_err(|line| second_value(mended.original_line(line, 1)))?;
@@ -247,14 +254,80 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
 }
 
 /// The first JSON value in `text` and the offset after it; `None` for no value.
+/// A key written twice in any object of it is refused: a JSON object keeps the
+/// last of two (`{"items": [..], "items": []}` would read as nothing found),
+/// and which one the model meant is not known. One more pass over the value's
+/// text finds it, whatever type the value is read into.
 fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, serde_json::Error> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
     match stream.next() {
-        Some(Ok(value)) => Ok(Some((value, stream.byte_offset()))),
+        Some(Ok(value)) => {
+            let end = stream.byte_offset();
+            let mut keys = serde_json::Deserializer::from_str(&text[..end]);
+            serde::Deserialize::deserialize(&mut keys).map(|UniqueKeys| ())?;
+            Ok(Some((value, end)))
+        }
         Some(Err(e)) => Err(e),
         None => Ok(None),
     }
 }
+
+/// A JSON value read only to find a key written twice in one object.
+struct UniqueKeys;
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys {
+    type Value = UniqueKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
+        while seq.next_element::<UniqueKeys>()?.is_some() {}
+        Ok(UniqueKeys)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "{DUPLICATE} `{key}`"
+                )));
+            }
+            map.next_value::<UniqueKeys>()?;
+        }
+        Ok(UniqueKeys)
+    }
+}
+
+/// How the error of a key written twice begins (serde's derives say `duplicate field`).
+const DUPLICATE: &str = "duplicate key";
 
 /// Reports prose after the JSON value that ends at `end`.
 /// A second answer after the first (another JSON value, right after it or on
@@ -338,6 +411,19 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
                 message,
                 format!("the JSON value is never closed ({said})"),
             );
+        }
+        // A key written twice, found by `first_value` or by serde's derive:
+        // the JSON is whole, and which value is meant is not known.
+        Category::Data
+            if e.to_string().starts_with(DUPLICATE)
+                || e.to_string().starts_with("duplicate field") =>
+        {
+            return ParseError::new(
+                ParseErrorKind::Syntax,
+                Some(line),
+                format!("the JSON reply writes a key twice ({said}), and which value is meant is not known; write each key once"),
+            )
+            .whole();
         }
         Category::Data if e.to_string().starts_with("missing field") => (
             ParseErrorKind::MissingField,

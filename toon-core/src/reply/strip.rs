@@ -124,28 +124,30 @@ pub(crate) fn opening_reasoning_end(completion: &str) -> Option<usize> {
     )
 }
 
-/// Blanks `<think>…</think>` blocks. A reply that opens one and never closes it
-/// ended inside its reasoning; a `</think>` with no opening tag (chat templates
-/// that put `<think>` in the prompt) closes reasoning that began the reply.
+/// Blanks `<think>…</think>` blocks, each opened by a `<think>` that starts a
+/// line outside a table, before the answer or after it (reasoning after an
+/// answer is reasoning, not the answer taken away). A reply that opens one and
+/// never closes it ended inside its reasoning; a `</think>` before any opening
+/// tag (chat templates that put `<think>` in the prompt) closes reasoning that
+/// began the reply.
 fn strip_reasoning(
     lines: &mut [Cow<'_, str>],
     repairs: &mut Vec<Repair>,
 ) -> Result<(), ParseError> {
-    let first = lines.iter().position(|l| !is_blank(l)).unwrap_or(0);
-    let opens = lines[first].trim_start().starts_with(THINK_OPEN);
+    let starts = |i: usize, tag: &str| {
+        let l = &lines[i];
+        may_start_with(l, b'<') && l.trim_start().starts_with(tag) && !in_table(lines, i, false)
+    };
+    let may_open: Vec<bool> = (0..lines.len()).map(|i| starts(i, THINK_OPEN)).collect();
+    let first_open = may_open.iter().position(|&o| o);
     // Reasoning that began in the prompt's template shows only its closing tag.
-    let closes_only = !opens
-        && (0..lines.len()).any(|i| {
-            let l = &lines[i];
-            may_start_with(l, b'<')
-                && l.trim_start().starts_with(THINK_CLOSE)
-                && !in_table(lines, i, false)
-        });
-    if !opens && !closes_only {
+    let closes_only = (0..lines.len())
+        .find(|&i| starts(i, THINK_CLOSE))
+        .is_some_and(|close| first_open.map_or(true, |open| close < open));
+    if first_open.is_none() && !closes_only {
         return Ok(());
     }
     let mut inside: Option<usize> = closes_only.then_some(0);
-    let mut opened = false;
     for (i, line) in lines.iter_mut().enumerate() {
         let mut out = String::new();
         let mut rest: &str = line;
@@ -166,9 +168,11 @@ fn strip_reasoning(
                         break;
                     }
                 },
-                None => match rest.find(THINK_OPEN).filter(|_| opens && !opened) {
+                None => match rest
+                    .find(THINK_OPEN)
+                    .filter(|&at| may_open[i] && rest[..at].trim().is_empty())
+                {
                     Some(open) => {
-                        opened = true;
                         out.push_str(&rest[..open]);
                         rest = &rest[open + THINK_OPEN.len()..];
                         inside = Some(i);

@@ -106,6 +106,10 @@ pub(super) struct Reader {
     /// Bytes of text a table's first row says the rest of it will take, for
     /// the stream to make room for at once: see `Room::text`.
     room: Option<usize>,
+    /// Bytes the next table's room may take: earned by the lines read since
+    /// the last table took its room, so that many headers each declaring
+    /// many rows reserve, between them, a few times the text read.
+    room_left: usize,
 }
 
 /// A reply that is exactly one root table of the type, which the whole reply
@@ -186,6 +190,7 @@ impl Reader {
             root_columns,
             exact: None,
             room: None,
+            room_left: super::room::FIRST_ROOM,
             last_row: None,
         }
     }
@@ -276,6 +281,7 @@ impl Reader {
     /// The next complete line of the completion, which begins at byte `start`.
     pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Events) {
         self.line += 1;
+        self.room_left = self.room_left.saturating_add(line.len() + 1);
         self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
         if let Some((depth, content, colon)) = self.plain_row(line) {
@@ -559,7 +565,8 @@ impl Reader {
                         index: 0,
                     };
                     if let Some(ahead) = &mut self.ahead {
-                        let room = Room::for_count(count, &self.options);
+                        let room = Room::for_count(count, &self.options, self.room_left);
+                        self.room_left = 0;
                         ahead.push(TableAhead {
                             header_line: self.line,
                             first_line: 0,
