@@ -1,13 +1,13 @@
 //! Replies written to break the decoder's promise, or plausibly by a model: a
 //! JSON key written twice is refused on every path (never the last value
 //! silently kept), reasoning after a complete answer is reasoning (not the
-//! answer taken away), and the JSON mend and a wide header cost time linear in
-//! the input (time at 4n within a small factor of 4 times the time at n).
+//! answer taken away), an inline list split by another separator is not read
+//! as one value, and a count corrected at the end of a reply of unknown finish
+//! says it may be cut. (Time and memory: `hostile_time.rs`, `hostile_memory.rs`.)
 
 mod common;
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
 
 use common::types::{Answer, ComplianceAnalysis};
 use proptest::prelude::*;
@@ -139,101 +139,72 @@ fn reasoning_after_a_complete_answer_is_not_the_answer_taken_away() {
     assert_eq!(read.value.capital, "Lima");
 }
 
-/// The fastest of three runs of `f`.
-fn fastest(f: impl Fn()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
+#[test]
+fn an_inline_list_split_by_another_separator_is_not_one_value() {
+    for reply in ["[2]: a|b", "[3]: a; b; c", "[2]: a\tb", "[2|]: a,b"] {
+        let err = Vec::<String>::from_toon(reply).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::Syntax, "{reply}: {err}");
+        assert_eq!(err.line(), Some(1));
+    }
+    // Its own separator, or a quoted value holding another, reads as written.
+    assert_eq!(Vec::<String>::from_toon("[2|]: a|b").unwrap(), ["a", "b"]);
+    assert_eq!(Vec::<String>::from_toon("[1]: \"a; b\"").unwrap(), ["a; b"]);
+    // One value holding a `;` where one is declared: a value.
+    assert_eq!(Vec::<String>::from_toon("[1]: a; b").unwrap(), ["a; b"]);
 }
 
-/// `make(n)` read by `read` at n and at 4n: linear growth takes about four
-/// times as long, quadratic sixteen. The bound, eight times and a few
-/// milliseconds, holds for linear work on a loaded machine.
-fn grows_linearly(what: &str, make: impl Fn(usize) -> String, read: impl Fn(&str), n: usize) {
-    let (small, large) = (make(n), make(4 * n));
-    read(&small); // warm up
-    let (t1, t4) = (fastest(|| read(&small)), fastest(|| read(&large)));
+#[test]
+fn a_count_corrected_where_the_reply_ends_says_it_may_be_cut() {
+    use toon_core::{FinishReason, ReplyOptions};
+    #[derive(Debug, Toon)]
+    struct Pair {
+        title: String,
+        body: String,
+    }
+    #[derive(Debug, Toon)]
+    struct Pairs {
+        pairs: Vec<Pair>,
+    }
+    let cut = "pairs[2]{title,body}:\n  Intro,The first part of the";
+    let read = Pairs::from_toon_with_report(cut).unwrap();
+    let repair = &read.repairs[0];
+    assert_eq!(repair.kind, RepairKind::CorrectedLength);
     assert!(
-        t4 <= t1 * 8 + Duration::from_millis(20),
-        "{what}: {t1:?} at {} bytes, {t4:?} at {} bytes",
-        small.len(),
-        large.len()
+        repair.detail.contains("may have been cut off"),
+        "{}",
+        repair.detail
     );
-}
-
-#[test]
-fn the_json_mend_is_linear_in_the_reply() {
-    // Raw line breaks inside a string.
-    grows_linearly(
-        "raw line breaks",
-        |n| format!("{{\"a\": \"{}\"}}", "a line\n".repeat(n)),
-        |s| {
-            from_json_reply::<Value>(s).unwrap();
-        },
-        2_000,
-    );
-    // `//` comments.
-    grows_linearly(
-        "comments",
-        |n| {
-            let items: Vec<String> = (0..n).map(|i| format!("  {i}, // item {i}")).collect();
-            format!("[\n{}\n  0\n]", items.join("\n"))
-        },
-        |s| {
-            from_json_reply::<Value>(s).unwrap();
-        },
-        2_000,
-    );
-    // Single quotes.
-    grows_linearly(
-        "single quotes",
-        |n| {
-            let items: Vec<String> = (0..n).map(|i| format!("'k{i}': 'v'")).collect();
-            format!("{{{}}}", items.join(",\n"))
-        },
-        |s| {
-            from_json_reply::<Value>(s).unwrap();
-        },
-        2_000,
-    );
-}
-
-#[test]
-fn a_wide_header_is_linear_in_its_fields() {
-    let make = |n: usize| {
-        let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
-        let cells: Vec<String> = (0..n).map(|i| i.to_string()).collect();
-        format!(
-            "rows[2]{{{}}}:\n  {}\n  {}",
-            names.join(","),
-            cells.join(","),
-            cells.join(",")
-        )
+    // With the server's word, no guess is needed either way.
+    let stop = ReplyOptions {
+        finish_reason: FinishReason::Stop,
+        ..Default::default()
     };
-    grows_linearly(
-        "decode_reply",
-        make,
-        |s| {
-            decode_reply(s).unwrap();
-        },
-        1_000,
+    let read = Pairs::from_toon_with_options(cut, &stop).unwrap();
+    assert!(!read.repairs[0].detail.contains("cut"));
+    let length = ReplyOptions {
+        finish_reason: FinishReason::Length,
+        ..Default::default()
+    };
+    assert_eq!(
+        Pairs::from_toon_with_options(cut, &length)
+            .unwrap_err()
+            .kind(),
+        ParseErrorKind::Truncated
     );
-    grows_linearly(
-        "a stream",
-        make,
-        |s| {
-            let mut stream = ToonStream::<Value>::new();
-            for piece in s.as_bytes().chunks(64) {
-                let _ = stream.push(std::str::from_utf8(piece).unwrap());
-            }
-            let _ = stream.end();
-            stream.finish().unwrap();
-        },
-        1_000,
+    // A table that the reply goes on after is not at the end.
+    let after = "pairs[3]{title,body}:\n  Intro,Text\n  Outro,More";
+    let read = Pairs::from_toon_with_report(after).unwrap();
+    assert!(read.repairs[0].detail.contains("may have been cut off"));
+    #[derive(Debug, Toon)]
+    struct Noted {
+        pairs: Vec<Pair>,
+        note: String,
+    }
+    let inside = "pairs[3]{title,body}:\n  Intro,Text\nnote: done";
+    let read = Noted::from_toon_with_report(inside).unwrap();
+    assert!(
+        !read.repairs[0].detail.contains("cut"),
+        "{}",
+        read.repairs[0].detail
     );
 }

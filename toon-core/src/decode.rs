@@ -383,9 +383,19 @@ impl<'a> Parser<'a, '_> {
         }
         if !h.rest.is_empty() {
             let mut values = Vec::new();
+            // A value holding another separator (`a|b`, `a; b`) where the header
+            // declares more values than it found: the model split the list by
+            // something else, and one value in place of several is a guess.
+            let mut split_otherwise = false;
             for token in split_unquoted(h.rest, h.delim) {
+                split_otherwise |= !token.trim_start().starts_with('"')
+                    && token
+                        .contains(|c: char| matches!(c, ',' | '|' | '\t' | ';') && c != h.delim);
                 let value = parse_value_token(token).map_err(|e| lex_error(line, token, e))?;
                 values.push(Placed::new(line.number(), Node::Scalar(value)));
+            }
+            if split_otherwise && values.len() < h.length {
+                return Err(self.count_error(line, &h, values.len(), "values"));
             }
             self.check_count(line, &h, values.len(), "values")?;
             return Ok(Node::Array(values));
@@ -406,6 +416,18 @@ impl<'a> Parser<'a, '_> {
         if self.forgive.count(line.number(), h.length, actual) {
             return Ok(());
         }
+        Err(self.count_error(line, h, actual, what))
+    }
+
+    /// The error of a declared `[N]` that disagrees with the `actual` values.
+    #[cold]
+    fn count_error(
+        &self,
+        line: &Line<'_>,
+        h: &Header<'_>,
+        actual: usize,
+        what: &str,
+    ) -> DecodeError {
         // Point at the declared length: the digits after the line's first `[`.
         let len_at = line
             .content
@@ -417,14 +439,14 @@ impl<'a> Parser<'a, '_> {
             .next()
             .filter(|d| !d.is_empty())
             .map_or_else(|| h.length.to_string(), str::to_owned);
-        Err(error_at(
+        error_at(
             line,
             len_at,
             DecodeErrorKind::LengthMismatch,
             format!(
                 "header declares {written} {what} but has {actual}; make `[{written}]` match what follows"
             ),
-        ))
+        )
     }
 
     /// Rows of a tabular array (§9.3), kept as cells (see [`Table`]).

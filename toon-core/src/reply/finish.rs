@@ -133,7 +133,49 @@ pub(crate) fn settle<T>(
                 format!("{what}, so its last value may be cut short and the reply is not read as complete; {todo}"),
             ))
         }
+        (FinishReason::Unknown, Ok(mut r)) => {
+            may_be_cut(&mut r.repairs, completion);
+            dropped_rows(
+                r,
+                completion,
+                FinishReason::Unknown,
+                options,
+                short_rows,
+                missing,
+            )
+        }
         (finish, Ok(r)) => dropped_rows(r, completion, finish, options, short_rows, missing),
+    }
+}
+
+/// A count corrected on a table or list that runs to the end of a reply
+/// whose finish reason is unknown: the rows it lacks may have been cut off
+/// (a cut inside the last unquoted cell leaves a row that reads), so the
+/// repair says so instead of reading as a whole answer of fewer rows.
+fn may_be_cut(repairs: &mut [super::Repair], completion: &str) {
+    let lines: Vec<&str> = completion.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    for r in repairs
+        .iter_mut()
+        .filter(|r| r.kind == RepairKind::CorrectedLength)
+    {
+        let Some(header) = r.line.checked_sub(1).and_then(|i| lines.get(i)) else {
+            continue;
+        };
+        let inline = header
+            .trim_end()
+            .rsplit_once(':')
+            .is_some_and(|(_, v)| !v.trim().is_empty());
+        let runs_to_end = lines[r.line..]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .all(|l| indent(l) > indent(header));
+        let last = lines[r.line..].iter().all(|l| l.trim().is_empty());
+        if (!inline && runs_to_end) || (inline && last) {
+            r.detail.push_str(
+                "; the reply ends in it, so the rest may have been cut off: pass the server's finish_reason (ReplyOptions::finish_reason) to know",
+            );
+        }
     }
 }
 

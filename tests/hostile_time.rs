@@ -1,0 +1,113 @@
+//! Time linear in the input, for the paths a hostile reply can make long:
+//! the JSON mend (raw line breaks, comments, single quotes) and a header of
+//! thousands of fields, through the reply decoder and a stream. Each is timed
+//! at n and at 4n: linear work takes about four times as long, quadratic
+//! sixteen. One test, so nothing else in this binary runs meanwhile.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use toon_core::{decode_reply, from_json_reply, ToonStream};
+
+/// The fastest of five runs of `f`.
+fn fastest(f: impl Fn()) -> Duration {
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+/// `make(n)` read by `read` at n and at 4n: linear growth takes about four
+/// times as long, quadratic sixteen. The bound, eight times and a few
+/// milliseconds, holds for linear work on a loaded machine.
+fn grows_linearly(what: &str, make: impl Fn(usize) -> String, read: impl Fn(&str), n: usize) {
+    let (small, large) = (make(n), make(4 * n));
+    read(&small); // warm up
+    let (t1, t4) = (fastest(|| read(&small)), fastest(|| read(&large)));
+    assert!(
+        t4 <= t1 * 8 + Duration::from_millis(20),
+        "{what}: {t1:?} at {} bytes, {t4:?} at {} bytes",
+        small.len(),
+        large.len()
+    );
+}
+
+#[test]
+fn time_is_linear_in_the_input() {
+    the_json_mend_is_linear_in_the_reply();
+    a_wide_header_is_linear_in_its_fields();
+}
+
+fn the_json_mend_is_linear_in_the_reply() {
+    // Raw line breaks inside a string.
+    grows_linearly(
+        "raw line breaks",
+        |n| format!("{{\"a\": \"{}\"}}", "a line\n".repeat(n)),
+        |s| {
+            from_json_reply::<Value>(s).unwrap();
+        },
+        4_000,
+    );
+    // `//` comments.
+    grows_linearly(
+        "comments",
+        |n| {
+            let items: Vec<String> = (0..n).map(|i| format!("  {i}, // item {i}")).collect();
+            format!("[\n{}\n  0\n]", items.join("\n"))
+        },
+        |s| {
+            from_json_reply::<Value>(s).unwrap();
+        },
+        4_000,
+    );
+    // Single quotes.
+    grows_linearly(
+        "single quotes",
+        |n| {
+            let items: Vec<String> = (0..n).map(|i| format!("'k{i}': 'v'")).collect();
+            format!("{{{}}}", items.join(",\n"))
+        },
+        |s| {
+            from_json_reply::<Value>(s).unwrap();
+        },
+        4_000,
+    );
+}
+
+fn a_wide_header_is_linear_in_its_fields() {
+    let make = |n: usize| {
+        let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
+        let cells: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        format!(
+            "rows[2]{{{}}}:\n  {}\n  {}",
+            names.join(","),
+            cells.join(","),
+            cells.join(",")
+        )
+    };
+    grows_linearly(
+        "decode_reply",
+        make,
+        |s| {
+            decode_reply(s).unwrap();
+        },
+        1_000,
+    );
+    grows_linearly(
+        "a stream",
+        make,
+        |s| {
+            let mut stream = ToonStream::<Value>::new();
+            for piece in s.as_bytes().chunks(64) {
+                let _ = stream.push(std::str::from_utf8(piece).unwrap());
+            }
+            let _ = stream.end();
+            stream.finish().unwrap();
+        },
+        1_000,
+    );
+}
