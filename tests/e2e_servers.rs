@@ -77,6 +77,7 @@ fn a_grammar_beside_tools_is_refused_as_the_server_refuses_it() {
     body["grammar"] = json!(Place::toon_grammar(GrammarSyntax::Gbnf));
     body["max_tokens"] = json!(40);
     let (status, answer) = post_status("/v1/chat/completions", &body);
+    eprintln!("{}: HTTP {status}: {answer}", Kind::current().name());
     match Kind::current() {
         Kind::LlamaServer => {
             assert_eq!(status, 400, "{answer}");

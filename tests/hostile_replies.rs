@@ -208,3 +208,79 @@ fn a_count_corrected_where_the_reply_ends_says_it_may_be_cut() {
         read.repairs[0].detail
     );
 }
+
+#[test]
+fn a_row_that_begins_with_a_hash_is_never_silently_gone() {
+    #[derive(Debug, PartialEq, Toon)]
+    struct Item {
+        name: String,
+        count: u32,
+    }
+    #[derive(Debug, PartialEq, Toon)]
+    struct Items {
+        items: Vec<Item>,
+    }
+    // The count says it is a row: read as one, its text as written.
+    let reply = "items[3]{name,count}:\n  apples,2\n  #4 bolts,10\n  pears,1";
+    let read = Items::from_toon_with_report(reply).unwrap();
+    assert_eq!(read.value.items.len(), 3);
+    assert_eq!(read.value.items[1].name, "#4 bolts");
+    assert_eq!(read.value.items[1].count, 10);
+    let kinds: Vec<(RepairKind, usize)> = read.repairs.iter().map(|r| (r.kind, r.line)).collect();
+    assert_eq!(kinds, [(RepairKind::HashRow, 3)]);
+    // The untyped reply decoder reads it the same way.
+    let value = decode_reply(reply).unwrap();
+    assert_eq!(value["items"][1]["name"], "#4 bolts");
+    // The other rows make the count: a comment, as the specification has it.
+    let comment = "items[2]{name,count}:\n  apples,2\n  # the pears are late\n  pears,1";
+    let read = Items::from_toon_with_report(comment).unwrap();
+    assert_eq!(read.value.items.len(), 2);
+    assert!(read.repairs.is_empty(), "{:?}", read.repairs);
+    // Neither reading fits the count: the line is reported with its text.
+    let neither = "items[4]{name,count}:\n  apples,2\n  #4 bolts,10\n  pears,1";
+    let read = Items::from_toon_with_report(neither).unwrap();
+    let dropped = read
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::DroppedRow)
+        .expect("the line is reported");
+    assert_eq!(dropped.line, 3);
+    assert!(dropped.detail.contains("#4 bolts"), "{}", dropped.detail);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A row of a generated reply rewritten to begin with `#`: it is read as
+    /// the row (the count says so) or reported, never silently gone.
+    #[test]
+    fn a_hash_led_row_is_read_or_reported(
+        x in common::strategies::compliance(),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        prop_assume!(!x.violations.is_empty());
+        let text = x.to_toon();
+        let rows: Vec<usize> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("  ") && !l.starts_with("   "))
+            .map(|(i, _)| i)
+            .collect();
+        prop_assume!(!rows.is_empty());
+        let at = rows[pick.index(rows.len())];
+        let edited: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| if i == at { format!("  #{}", &l[2..]) } else { l.to_owned() })
+            .collect();
+        let reply = edited.join("\n");
+        match ComplianceAnalysis::from_toon_with_report(&reply) {
+            Ok(read) => prop_assert!(
+                read.repairs.iter().any(|r| r.line == at + 1
+                    && matches!(r.kind, RepairKind::HashRow | RepairKind::DroppedRow)),
+                "{}\n{:?}", reply, read.repairs
+            ),
+            Err(_) => {}
+        }
+    }
+}

@@ -320,3 +320,74 @@ mod tests {
         assert_eq!(r.len(), 1);
     }
 }
+
+/// Lines among a table's rows that begin with `#`. The specification reads
+/// them as comments, which in a reply leaves a row the model wrote out and has
+/// its count corrected down over it, with no word of the line. Where the
+/// header's count says they are rows (the other rows fall short of it by
+/// exactly their number), each is read as one, its first cell quoted (`#4` is
+/// that text either way); where the other rows alone make the count, they are
+/// comments; otherwise each is reported as a dropped row, with its text.
+pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
+    let mut i = 0;
+    while i < lines.len() {
+        let header = memchr::memchr(b'[', lines[i].as_bytes())
+            .and_then(|_| super::strip::table_header(&lines[i]));
+        let Some((declared, delim, _)) = header else {
+            i += 1;
+            continue;
+        };
+        let (margin, mut plain, mut hashed, mut rows_at) =
+            (indent_of(&lines[i]), 0, Vec::new(), None);
+        let mut j = i + 1;
+        while j < lines.len() {
+            let line = &lines[j];
+            let indent = indent_of(line);
+            if is_blank(line) {
+                j += 1;
+                continue;
+            }
+            if indent <= margin {
+                break;
+            }
+            if line[indent..].starts_with('#') {
+                hashed.push(j);
+            } else if *rows_at.get_or_insert(indent) == indent {
+                plain += 1;
+            }
+            j += 1;
+        }
+        if !hashed.is_empty() && plain != declared {
+            for &h in &hashed {
+                let line = &lines[h];
+                let indent = indent_of(line);
+                let body = &line[indent..];
+                if plain + hashed.len() == declared {
+                    let cut = body.find(delim).unwrap_or(body.len());
+                    let row = format!(
+                        "{}{}{}",
+                        &line[..indent],
+                        crate::encode::quote(body[..cut].trim_end()),
+                        &body[cut..]
+                    );
+                    repairs.push(Repair::new(
+                        RepairKind::HashRow,
+                        h + 1,
+                        format!("`{}`: a row that begins with `#`", body.trim_end()),
+                    ));
+                    lines[h] = row.into();
+                } else {
+                    repairs.push(Repair::new(
+                        RepairKind::DroppedRow,
+                        h + 1,
+                        format!(
+                            "`{}`: a line among the rows that begins with `#`, read as a comment",
+                            body.trim_end()
+                        ),
+                    ));
+                }
+            }
+        }
+        i = j.max(i + 1);
+    }
+}

@@ -281,6 +281,7 @@ pub(crate) fn decode_reply_guided<'c>(
         )?)
     } else {
         let counted = layout::count_placeholders(&mut lines, &mut repairs);
+        layout::hash_rows(&mut lines, &mut repairs);
         if let Some(guide) = guide {
             findings.missing_cells = guide.repair(&mut lines, &mut repairs);
         }

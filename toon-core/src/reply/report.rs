@@ -72,6 +72,10 @@ pub enum RepairKind {
     QuotedKey,
     /// JSON: a raw line break inside a string was read as the line break it is.
     EscapedLineBreak,
+    /// A line among a table's rows that begins with `#`, which the
+    /// specification reads as a comment, was read as the row the header's
+    /// count says it is (its first cell, `#4`, is that text either way).
+    HashRow,
 }
 
 impl RepairKind {
@@ -102,6 +106,7 @@ impl RepairKind {
             RepairKind::SingleQuotes => "single_quotes",
             RepairKind::QuotedKey => "quoted_key",
             RepairKind::EscapedLineBreak => "escaped_line_break",
+            RepairKind::HashRow => "hash_row",
         }
     }
 }
