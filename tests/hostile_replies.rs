@@ -284,3 +284,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_toon_answer_after_a_json_answer_is_a_second_answer() {
+    let json = r#"{"country": "Peru", "capital": "Lima"}"#;
+    for reply in [
+        format!("{json}\nOr in TOON:\nitems[2]{{country,capital}}:\n  Peru,Lima\n  Chile,Santiago"),
+        format!("{json}\n\ntags[2]: a,b"),
+        format!("```json\n{json}\n```\nAlso:\nrows[1]{{a}}:\n  x"),
+    ] {
+        let two = |m: &str| m.contains("second answer") || m.contains("and another");
+        let err = common::types::Capital::from_toon(&reply).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::Syntax, "{reply}\n{err}");
+        assert!(two(err.message()), "{err}");
+        let err = from_json_reply::<Value>(&reply).unwrap_err();
+        assert!(two(err.message()), "{err}");
+    }
+    // Prose after the JSON, brackets and colons in it included, is prose.
+    let prose = format!("{json}\nNote: Lima [1] is on the coast.");
+    assert_eq!(
+        common::types::Capital::from_toon(&prose).unwrap().capital,
+        "Lima"
+    );
+}

@@ -8,7 +8,9 @@ mod common;
 
 use std::fmt::Write as _;
 
-use common::types::{Capital, ComplianceAnalysis, Detections, Sourced, SourcedProse};
+use common::types::{
+    Capital, ComplianceAnalysis, Detections, PlainCompliance, Sourced, SourcedProse,
+};
 use toon_core::{FinishReason, ReplyOptions, Toon};
 
 fn outcome<T: Toon + std::fmt::Debug>(reply: &str) -> String {
@@ -122,4 +124,33 @@ fn mechanism_outcomes(root: &str) -> String {
         "10 questions x (7 mechanisms + 6 for compliance)"
     );
     summary
+}
+
+/// The never-cut runs (tests/e2e_never_cut.rs): the compliance type with the
+/// grammar's default bounds at three temperatures, and the capitals type
+/// thinking first; each read with the finish reason in its file name.
+#[test]
+fn never_cut_replies_give_the_outcomes_reviewed() {
+    for server in ["llama-server", "llama-cpp-python"] {
+        let mut summary = String::new();
+        for (dir, expected) in [("never-cut", 30), ("reasoning", 10)] {
+            let files = sorted_files(&format!("{}/{dir}", root(server)));
+            assert_eq!(files.len(), expected, "{server}/{dir}");
+            for path in files {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                let finish = name.split('.').nth(1).unwrap_or_default();
+                let options = ReplyOptions {
+                    finish_reason: FinishReason::from_openai(finish),
+                    ..Default::default()
+                };
+                let reply = std::fs::read_to_string(&path).unwrap();
+                let result = match dir {
+                    "never-cut" => outcome_with::<PlainCompliance>(&reply, &options),
+                    _ => outcome_with::<Capital>(&reply, &options),
+                };
+                let _ = writeln!(summary, "{dir}/{name}: {result}");
+            }
+        }
+        insta::assert_snapshot!(format!("never_cut_replies_{server}"), summary);
+    }
 }

@@ -9,14 +9,17 @@ use serde_json::Value;
 
 use super::layout::{is_blank, is_fence};
 use super::Guide;
+use crate::header::{parse_header, HeaderParse};
 use crate::lex::trim_spaces;
 
 /// The first line of an answer among `side`, the lines on one side of the
 /// answer found (a fenced block, a JSON value): another block of data (bare,
 /// `toon` or `json`, with a line in it), a JSON object or array that reads
-/// and ends its line (not `[1] Smith, 2020`, a citation), or the first of two
-/// lines of the type's keys (a name, then `:` or a header's `[`; one alone is
-/// as likely a label, `goal: two tasks.`). Lines in blocks of other languages (a
+/// and ends its line (not `[1] Smith, 2020`, a citation), a TOON array header
+/// with a key and a length (`violations[2]{a,b}:`, `tags[2]: a,b`; prose has
+/// no such line, and a type of any keys has its answers in it), or the first
+/// of two lines of the type's keys (a name, then `:` or a header's `[`; one
+/// alone is as likely a label, `goal: two tasks.`). Lines in blocks of other languages (a
 /// ```` ```python ```` example) are not the reply's. The side is joined once,
 /// and each JSON attempt reads from its line on without copying; past eight
 /// lines opening a bracket that read as no JSON, the rest are not tried (a
@@ -56,6 +59,13 @@ pub(super) fn answer_beside(
             tries += 1;
             if whole_json_at(&joined[at..]) {
                 return Some(i);
+            }
+        }
+        if content.ends_with(':') || content.contains("]:") {
+            if let HeaderParse::Header(h) = parse_header(content, 8) {
+                if h.key.is_some() {
+                    return Some(i);
+                }
             }
         }
         let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
