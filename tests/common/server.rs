@@ -89,7 +89,13 @@ pub fn write_table(marker: &str, head: &str, columns: &str, rows: &str, tail: &s
             .filter_map(|k| std::fs::read_to_string(format!("{}/{file}", k.replies("tables"))).ok())
             .map(|t| t.trim_end().to_owned())
             .filter(|t| !t.is_empty())
-            .collect::<Vec<_>>()
+            .fold(Vec::new(), |mut kept: Vec<String>, t| {
+                // The same closing text from each server is said once.
+                if !kept.contains(&t) {
+                    kept.push(t);
+                }
+                kept
+            })
             .join(sep)
     };
     let all = kept(&format!("{marker}.md"), "\n");
