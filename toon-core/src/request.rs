@@ -354,7 +354,7 @@ fn token_limit<T: Toon>(
                 "the request's `{key}` is {value}, not a whole number of tokens"
             )));
         };
-        if least.map_or(true, |(_, m)| n < m) {
+        if !matches!(least, Some((_, m)) if m <= n) {
             least = Some((key, n));
         }
     }

@@ -271,6 +271,6 @@ pub(crate) fn largest_fields(shape: &Shape) -> Vec<(String, usize)> {
         .into_iter()
         .map(|(name, g)| (name, most_bytes(&g)))
         .collect::<Vec<_>>();
-    fields.sort_by(|a, b| b.1.cmp(&a.1));
+    fields.sort_by_key(|f| std::cmp::Reverse(f.1));
     fields
 }

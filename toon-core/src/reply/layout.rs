@@ -274,53 +274,6 @@ pub(crate) fn is_fence(line: &str) -> bool {
         })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lines(s: &str) -> Vec<Cow<'_, str>> {
-        s.split('\n').map(Cow::Borrowed).collect()
-    }
-
-    #[test]
-    fn shift_and_unit() {
-        let mut r = Vec::new();
-        let mut l = lines("    a:\n        b: 1\n    c: 2");
-        assert_eq!(relevel(&mut l, &mut r), 4);
-        assert_eq!(l, lines("a:\n    b: 1\nc: 2"));
-        assert_eq!(r.len(), 2);
-
-        let mut r = Vec::new();
-        let mut l = lines("a:\n  b:\n    c: 1");
-        assert_eq!(relevel(&mut l, &mut r), 2);
-        assert!(r.is_empty());
-    }
-
-    #[test]
-    fn placeholders() {
-        let mut r = Vec::new();
-        let mut l =
-            lines("v[N]{a,b}:\n  1,2\ntags[n]: x,y\n  - k[#]:\nnote: see [N]\nw[count|]{a}");
-        assert_eq!(count_placeholders(&mut l, &mut r), vec![1, 3, 4, 6]);
-        assert_eq!(l[0], "v[1]{a,b}:");
-        assert_eq!(l[2], "tags[1]: x,y");
-        assert_eq!(l[3], "  - k[1]:");
-        assert_eq!(l[4], "note: see [N]", "a value is data");
-        assert_eq!(l[5], "w[1|]{a}");
-        assert!(r.iter().all(|r| r.kind == RepairKind::CompletedHeader));
-    }
-
-    #[test]
-    fn colons() {
-        let mut r = Vec::new();
-        let mut l = lines("v[2]{a,b}\n  1,2\ntags[1] x");
-        add_header_colons(&mut l, &mut r);
-        assert_eq!(l[0], "v[2]{a,b}:");
-        assert_eq!(l[2], "tags[1] x");
-        assert_eq!(r.len(), 1);
-    }
-}
-
 /// Lines among a table's rows that begin with `#`. The specification reads
 /// them as comments, which in a reply leaves a row the model wrote out and has
 /// its count corrected down over it, with no word of the line. Where the
@@ -389,5 +342,52 @@ pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
             }
         }
         i = j.max(i + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<Cow<'_, str>> {
+        s.split('\n').map(Cow::Borrowed).collect()
+    }
+
+    #[test]
+    fn shift_and_unit() {
+        let mut r = Vec::new();
+        let mut l = lines("    a:\n        b: 1\n    c: 2");
+        assert_eq!(relevel(&mut l, &mut r), 4);
+        assert_eq!(l, lines("a:\n    b: 1\nc: 2"));
+        assert_eq!(r.len(), 2);
+
+        let mut r = Vec::new();
+        let mut l = lines("a:\n  b:\n    c: 1");
+        assert_eq!(relevel(&mut l, &mut r), 2);
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn placeholders() {
+        let mut r = Vec::new();
+        let mut l =
+            lines("v[N]{a,b}:\n  1,2\ntags[n]: x,y\n  - k[#]:\nnote: see [N]\nw[count|]{a}");
+        assert_eq!(count_placeholders(&mut l, &mut r), vec![1, 3, 4, 6]);
+        assert_eq!(l[0], "v[1]{a,b}:");
+        assert_eq!(l[2], "tags[1]: x,y");
+        assert_eq!(l[3], "  - k[1]:");
+        assert_eq!(l[4], "note: see [N]", "a value is data");
+        assert_eq!(l[5], "w[1|]{a}");
+        assert!(r.iter().all(|r| r.kind == RepairKind::CompletedHeader));
+    }
+
+    #[test]
+    fn colons() {
+        let mut r = Vec::new();
+        let mut l = lines("v[2]{a,b}\n  1,2\ntags[1] x");
+        add_header_colons(&mut l, &mut r);
+        assert_eq!(l[0], "v[2]{a,b}:");
+        assert_eq!(l[2], "tags[1] x");
+        assert_eq!(r.len(), 1);
     }
 }

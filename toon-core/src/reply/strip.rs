@@ -143,7 +143,7 @@ fn strip_reasoning(
     // Reasoning that began in the prompt's template shows only its closing tag.
     let closes_only = (0..lines.len())
         .find(|&i| starts(i, THINK_CLOSE))
-        .is_some_and(|close| first_open.map_or(true, |open| close < open));
+        .is_some_and(|close| !matches!(first_open, Some(open) if open < close));
     if first_open.is_none() && !closes_only {
         return Ok(());
     }
