@@ -307,3 +307,22 @@ fn a_toon_answer_after_a_json_answer_is_a_second_answer() {
         "Lima"
     );
 }
+
+#[test]
+fn a_block_of_another_language_is_not_the_answer_nor_hides_one() {
+    let answer = "country: Peru\ncapital: Lima";
+    // An example in Python before the answer's block: not a second answer.
+    let reply = format!(
+        "Parse it like this:\n```python\ndata = load(reply)\nprint(data)\n```\n```toon\n{answer}\n```"
+    );
+    let read = common::types::Capital::from_toon_with_report(&reply)
+        .unwrap_or_else(|e| panic!("{e}\n{reply}"));
+    assert_eq!(read.value.capital, "Lima");
+    // A YAML block holding the type's keys after the answer's block: a second answer.
+    let reply = format!(
+        "```toon\n{answer}\n```\nIn YAML:\n```yaml\ncountry: Chile\ncapital: Santiago\n```"
+    );
+    let err = common::types::Capital::from_toon(&reply).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::Syntax, "{err}");
+    assert_eq!(err.line(), Some(7), "{err}");
+}

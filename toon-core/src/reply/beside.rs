@@ -19,8 +19,10 @@ use crate::lex::trim_spaces;
 /// with a key and a length (`violations[2]{a,b}:`, `tags[2]: a,b`; prose has
 /// no such line, and a type of any keys has its answers in it), or the first
 /// of two lines of the type's keys (a name, then `:` or a header's `[`; one
-/// alone is as likely a label, `goal: two tasks.`). Lines in blocks of other languages (a
-/// ```` ```python ```` example) are not the reply's. The side is joined once,
+/// alone is as likely a label, `goal: two tasks.`). Lines in blocks of other
+/// languages (a ```` ```python ```` example) are not the reply's, but for two
+/// lines of the type's keys at the block's margin (a ```` ```yaml ```` block
+/// holding the answer again; a class's fields are indented). The side is joined once,
 /// and each JSON attempt reads from its line on without copying; past eight
 /// lines opening a bracket that read as no JSON, the rest are not tried (a
 /// reply of many such lines would be read many times over). `blocks`: a
@@ -52,16 +54,18 @@ pub(super) fn answer_beside(
             continue;
         }
         let content = trim_spaces(&lines[i]);
-        if fenced || content.is_empty() {
+        if content.is_empty() {
             continue;
         }
-        if content.starts_with(['{', '[']) && tries < 8 {
+        // Inside a block of another language only the type's keys tell an
+        // answer (a ```` ```yaml ```` block of them is one all the same).
+        if !fenced && content.starts_with(['{', '[']) && tries < 8 {
             tries += 1;
             if whole_json_at(&joined[at..]) {
                 return Some(i);
             }
         }
-        if content.ends_with(':') || content.contains("]:") {
+        if !fenced && (content.ends_with(':') || content.contains("]:")) {
             if let HeaderParse::Header(h) = parse_header(content, 8) {
                 if h.key.is_some() {
                     return Some(i);
@@ -69,7 +73,10 @@ pub(super) fn answer_beside(
             }
         }
         let key_ends = content.find([' ', ':', '[', '{']).unwrap_or(content.len());
+        // In a block of another language, a key at the block's own margin
+        // (YAML's), not a field indented in a class (Python's).
         let keyed_line = content[key_ends..].starts_with([':', '['])
+            && !(fenced && lines[i].starts_with([' ', '\t']))
             && guide.is_some_and(|g| g.starts_document(content));
         if keyed_line {
             match keyed {

@@ -292,6 +292,13 @@ fn strip_fences(
             return Ok(true);
         };
         let next = (close + 1..lines.len()).find(|&i| fence(lines, i));
+        // A block of another language (a ```` ```python ```` example) before a
+        // block of data is not the reply's: it is passed over, and blanked
+        // with the prose before the block that is.
+        if !holds_data(&lines[open]) && next.is_some_and(|i| holds_data(&lines[i])) {
+            from = close + 1;
+            continue;
+        }
         if (open + 1..close).all(|i| is_blank(&lines[i])) && next.is_some() {
             repairs.push(Repair::new(
                 RepairKind::StrippedFence,
