@@ -95,19 +95,25 @@ fn mechanism_replies_give_the_outcomes_reviewed() {
     }
 }
 
+/// A captured reply: its file name, its text, and the options that read it
+/// with the finish reason the server gave (in the file name, `name.stop.txt`).
+fn captured(path: &std::path::Path) -> (String, String, ReplyOptions) {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let finish = name.split('.').nth(1).unwrap_or_default();
+    let options = ReplyOptions {
+        finish_reason: FinishReason::from_openai(finish),
+        ..Default::default()
+    };
+    (name.clone(), std::fs::read_to_string(path).unwrap(), options)
+}
+
 /// Every mechanism's replies of one server, each with its outcome.
 fn mechanism_outcomes(root: &str) -> String {
     let mut summary = String::new();
     let mut count = 0;
     for ty in ["compliance", "sourced"] {
         for path in sorted_files(&format!("{root}/{ty}")) {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let finish = name.split('.').nth(1).unwrap_or_default();
-            let options = ReplyOptions {
-                finish_reason: FinishReason::from_openai(finish),
-                ..Default::default()
-            };
-            let reply = std::fs::read_to_string(&path).unwrap();
+            let (name, reply, options) = captured(&path);
             let result = match ty {
                 "compliance" => outcome_with::<ComplianceAnalysis>(&reply, &options),
                 _ if name.starts_with("toon-delimited") => {
@@ -137,13 +143,7 @@ fn never_cut_replies_give_the_outcomes_reviewed() {
             let files = sorted_files(&format!("{}/{dir}", root(server)));
             assert_eq!(files.len(), expected, "{server}/{dir}");
             for path in files {
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                let finish = name.split('.').nth(1).unwrap_or_default();
-                let options = ReplyOptions {
-                    finish_reason: FinishReason::from_openai(finish),
-                    ..Default::default()
-                };
-                let reply = std::fs::read_to_string(&path).unwrap();
+                let (name, reply, options) = captured(&path);
                 let result = match dir {
                     "never-cut" => outcome_with::<PlainCompliance>(&reply, &options),
                     _ => outcome_with::<Capital>(&reply, &options),
