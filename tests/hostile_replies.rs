@@ -326,3 +326,22 @@ fn a_block_of_another_language_is_not_the_answer_nor_hides_one() {
     assert_eq!(err.kind(), ParseErrorKind::Syntax, "{err}");
     assert_eq!(err.line(), Some(7), "{err}");
 }
+
+#[test]
+fn a_typed_repair_of_a_json_reply_is_on_its_line() {
+    let reply = "Here you go:\n{\n  \"compliance_status\": \"non_compliant\",\n  \"violations\": [],\n  \"audit_trail\": \"R-1\",\n  \"spoken_response\": \"None.\",\n  \"confidence\": \"0.5\"\n}";
+    let read = ComplianceAnalysis::from_toon_with_report(reply).unwrap();
+    let at = |kind: RepairKind| read.repairs.iter().find(|r| r.kind == kind).map(|r| r.line);
+    assert_eq!(at(RepairKind::EnumCase), Some(3), "{:?}", read.repairs);
+    assert_eq!(
+        at(RepairKind::UnquotedScalar),
+        Some(7),
+        "{:?}",
+        read.repairs
+    );
+    assert!(
+        read.repairs.iter().all(|r| r.line > 0),
+        "{:?}",
+        read.repairs
+    );
+}

@@ -104,7 +104,11 @@ fn captured(path: &std::path::Path) -> (String, String, ReplyOptions) {
         finish_reason: FinishReason::from_openai(finish),
         ..Default::default()
     };
-    (name.clone(), std::fs::read_to_string(path).unwrap(), options)
+    (
+        name.clone(),
+        std::fs::read_to_string(path).unwrap(),
+        options,
+    )
 }
 
 /// Every mechanism's replies of one server, each with its outcome.

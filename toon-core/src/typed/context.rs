@@ -31,6 +31,10 @@ pub struct Cx {
     /// having no row that reads: a row the decoder dropped under one of them
     /// was the type's to read.
     tables: Vec<usize>,
+    /// Typed repairs made where no value on the path has a line (values read
+    /// from a JSON reply): their index in `repairs` and their path, to be
+    /// placed by [`place`](Self::place) once the reading is done.
+    unplaced: Vec<(usize, String)>,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -56,6 +60,7 @@ impl Cx {
             patterns: Vec::new(),
             ahead: Vec::new(),
             tables: Vec::new(),
+            unplaced: Vec::new(),
         }
     }
 
@@ -171,12 +176,27 @@ impl Cx {
         }
     }
 
-    /// Records a typed repair at the current path, on its line.
+    /// Records a typed repair at the current path, on its line (where the
+    /// value has none, [`place`](Self::place) finds it from the path).
     pub fn repair(&mut self, kind: RepairKind, detail: impl std::fmt::Display) {
-        let line = self.line().unwrap_or(0);
+        let line = self.line();
         let path = self.path();
-        self.repairs
-            .push(Repair::new(kind, line, format!("{path}: {detail}")));
+        if line.is_none() {
+            self.unplaced.push((self.repairs.len(), path.clone()));
+        }
+        self.repairs.push(Repair::new(
+            kind,
+            line.unwrap_or(0),
+            format!("{path}: {detail}"),
+        ));
+    }
+
+    /// Places the repairs made where no value had a line, by their path:
+    /// `line_of` finds a path's line in the reply, else `fallback`.
+    pub(crate) fn place(&mut self, line_of: impl Fn(&str) -> Option<usize>, fallback: usize) {
+        for (at, path) in std::mem::take(&mut self.unplaced) {
+            self.repairs[at].line = line_of(&path).unwrap_or(fallback);
+        }
     }
 
     /// The node as a struct's fields, or an error naming the type that wanted one.

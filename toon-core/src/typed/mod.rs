@@ -351,6 +351,10 @@ pub(crate) fn read<T: Toon>(
             };
             also_dropped(e, &cx, &findings)
         })?;
+        // Typed repairs of a JSON reply's values, placed by their path.
+        if let Some(first) = json_at {
+            cx.place(|path| json_line(completion, first, path), first);
+        }
         let mut repairs = cx.into_repairs();
         // A row dropped for a missing cell says which, where only one column can be it.
         for r in repairs
