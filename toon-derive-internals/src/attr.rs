@@ -97,6 +97,10 @@ pub struct ContainerAttrs {
     pub krate: Option<Path>,
     /// `transparent`: a one-field struct read as its field.
     pub transparent: Option<Span>,
+    /// `#[serde(untagged)]` or `#[serde(content = "..")]`, refused with what
+    /// to write instead: how the variants are told apart is then that one
+    /// mistake, not also each struct variant's want of a tag.
+    pub tagging_refused: bool,
 }
 
 /// Keys on a field.
@@ -337,6 +341,17 @@ fn key_span(meta: &ParseNestedMeta<'_>) -> Span {
 impl ContainerAttrs {
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = ContainerAttrs::default();
+        out.tagging_refused = attrs
+            .iter()
+            .filter(|a| a.path().is_ident("serde"))
+            .any(|a| {
+                let mut found = false;
+                let _ = a.parse_nested_meta(|meta| {
+                    found |= meta.path.is_ident("untagged") || meta.path.is_ident("content");
+                    skip_value(&meta)
+                });
+                found
+            });
         each_key(cx, attrs, Place::Container, |family, key, meta| {
             if family == Family::Borrowed {
                 return Ok(false);

@@ -105,6 +105,9 @@ fn struct_variants_are_tagged(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     let (Body::UnitEnum(variants), syn::Data::Enum(e)) = (&cont.body, &cont.input.data) else {
         return;
     };
+    if cont.attrs.tagging_refused {
+        return; // the refusal of `untagged` or `content` said it, with what to write
+    }
     for (v, syn_v) in variants.iter().zip(&e.variants) {
         if v.is_struct {
             cx.error_spanned_by(&syn_v.fields, format!(
