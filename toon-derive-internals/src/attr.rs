@@ -340,8 +340,7 @@ fn key_span(meta: &ParseNestedMeta<'_>) -> Span {
 
 impl ContainerAttrs {
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut out = ContainerAttrs::default();
-        out.tagging_refused = attrs
+        let tagging_refused = attrs
             .iter()
             .filter(|a| a.path().is_ident("serde"))
             .any(|a| {
@@ -352,6 +351,10 @@ impl ContainerAttrs {
                 });
                 found
             });
+        let mut out = ContainerAttrs {
+            tagging_refused,
+            ..ContainerAttrs::default()
+        };
         each_key(cx, attrs, Place::Container, |family, key, meta| {
             if family == Family::Borrowed {
                 return Ok(false);
