@@ -345,3 +345,19 @@ fn a_typed_repair_of_a_json_reply_is_on_its_line() {
         read.repairs
     );
 }
+
+#[test]
+fn fields_missing_after_a_short_table_at_the_end_may_be_a_cut() {
+    // `[40]` with 3 rows written, the last one short, and every field after the table missing.
+    let reply = "compliance_status: NON_COMPLIANT\nviolations[40]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Emails in logs,R-1,Mask them\n  retention,LOW,Old backups,R-2,Delete them\n  consent,HIGH,No opt-in";
+    let err = ComplianceAnalysis::from_toon(reply).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::MissingField, "{err}");
+    assert!(err.message().contains("either cut off"), "{err}");
+    // The server's word decides.
+    let stop = toon_core::ReplyOptions {
+        finish_reason: toon_core::FinishReason::Stop,
+        ..Default::default()
+    };
+    let err = ComplianceAnalysis::from_toon_with_options(reply, &stop).unwrap_err();
+    assert!(!err.message().contains("either cut off"), "{err}");
+}

@@ -178,6 +178,17 @@ impl ParseError {
         self
     }
 
+    /// A field missing from a reply that ends inside a table still short of
+    /// the rows its header declares: the reply was either cut off there or
+    /// left the rest out, and only the finish reason can say which.
+    pub(crate) fn in_a_short_table(mut self) -> Self {
+        self.0.advice_at = Some(self.0.message.len());
+        self.0.message.push_str(
+            "; the reply ends inside a table short of the rows its header declares, so it was either cut off by the token limit or the model left the rest out: pass the server's finish_reason (ReplyOptions::finish_reason) to decide which",
+        );
+        self
+    }
+
     /// The same failure read as the model's own doing, once the server has
     /// said that the reply ended normally (`finish_reason: stop`).
     pub(crate) fn not_cut(self) -> Self {

@@ -217,6 +217,13 @@ pub(crate) fn settle_error(
             )
             .advice_from(what.len())
         }
+        // Fields missing after a table that declared more rows than the
+        // reply holds, at its end: a cut as likely as a field left out.
+        FinishReason::Unknown
+            if e.kind() == ParseErrorKind::MissingField && ends_in_a_short_table(completion) =>
+        {
+            e.in_a_short_table()
+        }
         // A key written twice, or a second answer, is whole, on whatever
         // line: no cut makes one.
         FinishReason::Unknown
@@ -284,6 +291,18 @@ fn dropped_rows<T>(
         )
     };
     Err(ParseError::new(kind, Some(row.line), message).advice_from(what.len()))
+}
+
+/// Does the completion end on a row of a table that declares more rows
+/// than it has (asked only of a refusal)?
+#[cold]
+fn ends_in_a_short_table(completion: &str) -> bool {
+    let lines: Vec<std::borrow::Cow<'_, str>> =
+        completion.lines().map(std::borrow::Cow::Borrowed).collect();
+    lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .is_some_and(|last| super::strip::expecting_rows(&lines, last).is_some())
 }
 
 /// The 1-based number of the completion's last non-blank line (asked only
