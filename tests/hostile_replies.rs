@@ -361,3 +361,14 @@ fn fields_missing_after_a_short_table_at_the_end_may_be_a_cut() {
     let err = ComplianceAnalysis::from_toon_with_options(reply, &stop).unwrap_err();
     assert!(!err.message().contains("either cut off"), "{err}");
 }
+
+#[test]
+fn json_nested_past_what_is_read_is_refused_by_the_limit() {
+    let nest = |d: usize| format!("{}1{}", "[".repeat(d), "]".repeat(d));
+    assert!(from_json_reply::<Value>(&nest(127)).is_ok());
+    for d in [128, 129, 1000] {
+        let err = from_json_reply::<Value>(&nest(d)).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::LimitExceeded, "{d}: {err}");
+        assert!(err.message().contains("limit of 127"), "{err}");
+    }
+}

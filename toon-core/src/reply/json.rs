@@ -228,10 +228,15 @@ fn path_of<T: DeserializeOwned>(text: &str) -> Option<String> {
     (path != ".").then_some(path)
 }
 
-/// Refuses JSON nested deeper than `max_depth` as TOON is refused, by the
-/// line of the bracket past it (serde_json alone would stop at 128 levels
-/// with a syntax error, whatever the limit).
+/// The most levels serde_json reads (its recursion limit stops it at the
+/// 128th with a syntax error): a JSON reply's own limit, under `max_depth`.
+const JSON_DEPTH: usize = 127;
+
+/// Refuses JSON nested deeper than `max_depth` (and than serde_json reads,
+/// [`JSON_DEPTH`]) as TOON is refused, by the line of the bracket past it:
+/// the limit is named, never serde_json's syntax error in its place.
 fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
+    let max_depth = max_depth.min(JSON_DEPTH);
     let mut depth = 0usize;
     for (i, b) in unquoted_bytes(text) {
         match b {
@@ -242,7 +247,7 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
                     return Err(ParseError::new(
                         ParseErrorKind::LimitExceeded,
                         Some(line),
-                        format!("the JSON value nests deeper than the limit of {max_depth} (ReplyOptions::max_depth); a reply this deep is usually a model looping"),
+                        format!("the JSON value nests deeper than the limit of {max_depth} (ReplyOptions::max_depth, and at most {JSON_DEPTH} levels in JSON); a reply this deep is usually a model looping"),
                     ));
                 }
             }
