@@ -372,3 +372,56 @@ fn json_nested_past_what_is_read_is_refused_by_the_limit() {
         assert!(err.message().contains("limit of 127"), "{err}");
     }
 }
+
+#[test]
+fn an_indented_closing_tag_keeps_its_indentation_out_of_the_prose() {
+    use common::types::SourcedProse;
+    let reply =
+        "found: true\ncitations[1]: 2\ncaveats: null\n<answer>\nRome is the capital.\n  </answer>";
+    let read = SourcedProse::from_toon(reply).unwrap();
+    assert_eq!(read.answer, "Rome is the capital.");
+    // Text before the tag on its line is the prose's own.
+    let inline =
+        "found: true\ncitations[1]: 2\ncaveats: null\n<answer>\nRome is the capital.  </answer>";
+    assert_eq!(
+        SourcedProse::from_toon(inline).unwrap().answer,
+        "Rome is the capital.  "
+    );
+}
+
+/// The stream's text of a delimited block is the final prose, indented
+/// closing tags and lines of spaces included, at every chunking.
+#[test]
+fn a_streamed_block_ends_as_the_whole_reply_cuts_it() {
+    use toon_core::StreamEvent;
+    let head = "found: true\ncitations[1]: 2\ncaveats: null\n<answer>\n";
+    for body in [
+        "Rome is the capital.\n  </answer>",
+        "Rome is  \n  the capital.  </answer>",
+        "   </answer>",
+        "\n  \n  </answer>",
+        "  \n\nx\n</answer>",
+    ] {
+        let reply = format!("{head}{body}");
+        let whole = common::types::SourcedProse::from_toon(&reply)
+            .unwrap()
+            .answer;
+        for n in [1, 2, 3, 7, 100] {
+            let mut stream = ToonStream::<common::types::SourcedProse>::new();
+            let mut text = String::new();
+            let mut take = |events: toon_core::StreamEvents| {
+                for e in events {
+                    if let StreamEvent::Text { delta, .. } = e {
+                        text.push_str(&delta);
+                    }
+                }
+            };
+            for piece in reply.as_bytes().chunks(n) {
+                take(stream.push(std::str::from_utf8(piece).unwrap()));
+            }
+            take(stream.end());
+            assert_eq!(stream.finish().unwrap().value.answer, whole);
+            assert_eq!(text, whole, "{n}: {reply:?}");
+        }
+    }
+}

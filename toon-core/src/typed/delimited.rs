@@ -103,9 +103,16 @@ pub(crate) fn split(
             return Err(unclosed(completion, &toon[..line_start], name, finish));
         };
         let end = body + len;
+        // A closing tag indented on a line of its own: its indentation is
+        // the tag's, not the prose's.
+        let text = &toon[body..end];
+        let text = match text.rfind('\n') {
+            Some(at) if text[at + 1..].trim_matches([' ', '\t']).is_empty() => &text[..at],
+            _ => text,
+        };
         prose.push(Prose {
             name,
-            text: trim_breaks(&toon[body..end]).to_owned(),
+            text: trim_breaks(text).to_owned(),
         });
         let breaks = "\n".repeat(toon[line_start..end].matches('\n').count());
         toon.replace_range(line_start..end + close.len(), &breaks);

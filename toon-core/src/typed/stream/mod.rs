@@ -407,13 +407,21 @@ impl<T: Toon> ToonStream<T> {
             }
         };
         let mut delta = std::mem::take(&mut block.held);
-        delta.push_str(if block.started {
+        // Line breaks before any text are not the prose's (text held back is).
+        delta.push_str(if block.started || !delta.is_empty() {
             body
         } else {
             body.trim_start_matches(['\n', '\r'])
         });
-        // Line breaks at the end are text only if text follows them.
-        let text_len = delta.trim_end_matches(['\n', '\r']).len();
+        // Line breaks at the end are text only if text follows them, and so
+        // are spaces after the last of them: they may be the indentation of
+        // the closing tag, which is not the prose's (as `delimited::split`
+        // cuts it).
+        let spaced = delta.trim_end_matches([' ', '\t']);
+        let after_break = spaced.ends_with(['\n', '\r']) || (spaced.is_empty() && !block.started);
+        let text_len = if after_break { spaced } else { delta.as_str() }
+            .trim_end_matches(['\n', '\r'])
+            .len();
         if !closed {
             block.held = delta[text_len..].to_owned();
         }
