@@ -138,8 +138,7 @@ fn strip_reasoning(
         let l = &lines[i];
         may_start_with(l, b'<') && l.trim_start().starts_with(tag) && !in_table(lines, i, false)
     };
-    let may_open: Vec<bool> = (0..lines.len()).map(|i| starts(i, THINK_OPEN)).collect();
-    let first_open = may_open.iter().position(|&o| o);
+    let first_open = (0..lines.len()).find(|&i| starts(i, THINK_OPEN));
     // Reasoning that began in the prompt's template shows only its closing tag.
     let closes_only = (0..lines.len())
         .find(|&i| starts(i, THINK_CLOSE))
@@ -147,6 +146,8 @@ fn strip_reasoning(
     if first_open.is_none() && !closes_only {
         return Ok(());
     }
+    // Only a reply with a tag pays for knowing which lines may open a block.
+    let may_open: Vec<bool> = (0..lines.len()).map(|i| starts(i, THINK_OPEN)).collect();
     let mut inside: Option<usize> = closes_only.then_some(0);
     for (i, line) in lines.iter_mut().enumerate() {
         let mut out = String::new();
