@@ -425,3 +425,58 @@ fn a_streamed_block_ends_as_the_whole_reply_cuts_it() {
         }
     }
 }
+
+/// A value nested far past the decoder's depth limit is still encoded, in a
+/// small fixed stack: the encoder walks nesting with its own stack. (3,000
+/// levels, as the output grows with the square of the depth.)
+#[test]
+fn encode_walks_any_depth_without_the_call_stack() {
+    const DEPTH: usize = 3_000;
+    let run = std::thread::Builder::new()
+        // Far less than 10,000 levels of recursion would need.
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let mut arrays = json!(1);
+            let mut objects = json!(1);
+            for _ in 0..DEPTH {
+                arrays = Value::Array(vec![arrays]);
+                // Not `json!`, which would copy the value by recursion.
+                objects = Value::Object([("a".to_owned(), objects)].into_iter().collect());
+            }
+            let from_arrays = toon_core::encode(&arrays, &Default::default());
+            let from_objects = toon_core::encode(&objects, &Default::default());
+            // Taken apart level by level: dropping it whole would recurse.
+            for mut v in [arrays, objects] {
+                loop {
+                    let inner = match &mut v {
+                        Value::Array(items) => items.pop(),
+                        Value::Object(map) => map.remove("a"),
+                        _ => None,
+                    };
+                    match inner {
+                        Some(inner) => v = inner,
+                        None => break,
+                    }
+                }
+            }
+            (from_arrays, from_objects)
+        })
+        .unwrap();
+    let (arrays, objects) = run.join().expect("encoding a deep value overflowed");
+    let lines: Vec<&str> = arrays.lines().collect();
+    assert_eq!(lines.len(), DEPTH);
+    assert_eq!(lines[0], "[1]:");
+    assert_eq!(lines[1], "  - [1]:");
+    assert_eq!(lines[DEPTH - 1].trim_start(), "- [1]: 1");
+    assert_eq!(lines[DEPTH - 1].len() - 8, 2 * (DEPTH - 1));
+    let lines: Vec<&str> = objects.lines().collect();
+    assert_eq!(lines.len(), DEPTH);
+    assert!(lines[..DEPTH - 1]
+        .iter()
+        .enumerate()
+        .all(|(i, l)| *l == format!("{}a:", " ".repeat(2 * i))));
+    assert_eq!(lines[DEPTH - 1].trim_start(), "a: 1");
+    // What the encoder writes past the decoder's limit, the decoder names.
+    let err = decode(&objects, &Default::default()).unwrap_err();
+    assert_eq!(err.kind(), toon_core::DecodeErrorKind::DepthLimit, "{err}");
+}

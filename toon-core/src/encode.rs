@@ -36,25 +36,27 @@ pub(crate) fn encode_with(value: &Value, options: &EncodeOptions, angle: bool) -
         delim: options.delimiter.as_char(),
         symbol: options.delimiter.header_symbol(),
         angle,
+        next: Vec::new(),
     };
     match value {
         // Asked only of two or more values: a chain of one-key objects would
         // otherwise be walked to its end at every level.
-        Value::Object(map) if map.len() >= 2 => match uniform_fields(map.values()) {
-            Some(fields) => e.keyed(None, map, &fields, 0, ""),
+        Value::Object(map) if map.len() >= 2 => match uniform_fields(map.values(), 0) {
+            Some(fields) => e.keyed(None, map, &fields, 0, Lead::Pad(0)),
             None => e.fields(map, 0),
         },
         Value::Object(map) => e.fields(map, 0),
-        Value::Array(items) if items.is_empty() => e.line("", "[]"),
-        Value::Array(items) => e.array(None, items, 0, "", true),
+        Value::Array(items) if items.is_empty() => e.line(Lead::Pad(0), "[]"),
+        Value::Array(items) => e.array(None, items, 0, Lead::Pad(0), true),
         // A document must not start with U+FEFF, which decoders remove as a
         // byte-order mark (SPEC 4.1 §12); quoting keeps the character as data.
-        Value::String(s) if s.starts_with('\u{feff}') => e.line("", &quote(s)),
+        Value::String(s) if s.starts_with('\u{feff}') => e.line(Lead::Pad(0), &quote(s)),
         other => {
             let text = e.primitive(other);
-            e.line("", &text);
+            e.line(Lead::Pad(0), &text);
         }
     }
+    e.drain();
     e.out
 }
 
@@ -64,51 +66,92 @@ struct Column<'v> {
     children: Option<Vec<Column<'v>>>,
 }
 
-struct Encoder {
+/// Field groups nest at most this deep in a header the encoder writes; deeper
+/// uniform objects take the list form, which is walked without recursion.
+const MAX_GROUP_DEPTH: usize = 32;
+
+/// What precedes the text on a line: indentation to a depth, or that and a
+/// list item's `- `.
+#[derive(Clone, Copy)]
+enum Lead {
+    Pad(usize),
+    Item(usize),
+}
+
+/// A part of the document still to be written, in document order. Nesting
+/// is walked with a stack of these, not with calls, so a value of any depth
+/// is encoded within a fixed stack.
+enum Task<'v> {
+    Fields(&'v Map<String, Value>, usize),
+    Field(&'v str, &'v Value, usize, Lead),
+    Item(&'v Value, usize),
+}
+
+struct Encoder<'v> {
     out: String,
     indent: usize,
     delim: char,
     symbol: &'static str,
     /// Quote text that begins with `<` (see [`encode_with`]).
     angle: bool,
+    /// What the part being written leaves to follow it, in order.
+    next: Vec<Task<'v>>,
 }
 
-impl Encoder {
-    fn line(&mut self, lead: &str, text: &str) {
+impl<'v> Encoder<'v> {
+    /// Writes the parts left to follow, each before what it leaves in turn.
+    fn drain(&mut self) {
+        let mut stack: Vec<Task<'v>> = Vec::new();
+        stack.extend(self.next.drain(..).rev());
+        while let Some(task) = stack.pop() {
+            match task {
+                Task::Fields(map, depth) => self.fields(map, depth),
+                Task::Field(key, value, depth, lead) => self.field(key, value, depth, lead),
+                Task::Item(item, depth) => self.list_item(item, depth),
+            }
+            stack.extend(self.next.drain(..).rev());
+        }
+    }
+
+    fn line(&mut self, lead: Lead, text: &str) {
         if !self.out.is_empty() {
             self.out.push('\n');
         }
-        self.out.push_str(lead);
+        let (depth, hyphen) = match lead {
+            Lead::Pad(depth) => (depth, false),
+            Lead::Item(depth) => (depth, true),
+        };
+        self.out
+            .extend(std::iter::repeat(' ').take(depth * self.indent));
+        if hyphen {
+            self.out.push_str("- ");
+        }
         self.out.push_str(text);
     }
 
-    fn pad(&self, depth: usize) -> String {
-        " ".repeat(depth * self.indent)
-    }
-
-    fn fields(&mut self, map: &Map<String, Value>, depth: usize) {
-        let pad = self.pad(depth);
+    fn fields(&mut self, map: &'v Map<String, Value>, depth: usize) {
         for (key, value) in map {
-            self.field(key, value, depth, &pad);
+            self.next
+                .push(Task::Field(key, value, depth, Lead::Pad(depth)));
         }
     }
 
     /// One object field standing at `depth`; `lead` is what precedes the key on
     /// its line (the indentation, or a list item's `- `).
-    fn field(&mut self, key: &str, value: &Value, depth: usize, lead: &str) {
+    fn field(&mut self, key: &str, value: &'v Value, depth: usize, lead: Lead) {
         let key = encode_key(key);
         match value {
             Value::Array(items) if items.is_empty() => self.line(lead, &format!("{key}: []")),
             Value::Array(items) => self.array(Some(&key), items, depth, lead, false),
             Value::Object(map) if map.is_empty() => self.line(lead, &format!("{key}:")),
             Value::Object(map) => match (map.len() >= 2)
-                .then(|| uniform_fields(map.values()))
+                .then(|| uniform_fields(map.values(), 0))
                 .flatten()
             {
                 Some(fields) => self.keyed(Some(&key), map, &fields, depth, lead),
                 None => {
                     self.line(lead, &format!("{key}:"));
-                    self.fields(map, depth + 1);
+                    self.next.push(Task::Fields(map, depth + 1));
                 }
             },
             primitive => {
@@ -122,9 +165,9 @@ impl Encoder {
     fn array(
         &mut self,
         key: Option<&str>,
-        items: &[Value],
+        items: &'v [Value],
         depth: usize,
-        lead: &str,
+        lead: Lead,
         may_tabulate: bool,
     ) {
         let head = format!("{}[{}{}]", key.unwrap_or(""), items.len(), self.symbol);
@@ -135,19 +178,18 @@ impl Encoder {
         }
         // A keyless table is valid only at the root: in a list item the list form is required (§9.4).
         if may_tabulate || key.is_some() {
-            if let Some(columns) = uniform_fields(items) {
+            if let Some(columns) = uniform_fields(items, 0) {
                 self.line(lead, &format!("{head}{}:", self.field_list(&columns)));
-                let pad = self.pad(depth + 1);
                 for item in items {
                     let row = self.row(item, &columns);
-                    self.line(&pad, &row);
+                    self.line(Lead::Pad(depth + 1), &row);
                 }
                 return;
             }
         }
         self.line(lead, &format!("{head}:"));
         for item in items {
-            self.list_item(item, depth + 1);
+            self.next.push(Task::Item(item, depth + 1));
         }
     }
 
@@ -158,7 +200,7 @@ impl Encoder {
         map: &Map<String, Value>,
         columns: &[Column<'_>],
         depth: usize,
-        lead: &str,
+        lead: Lead,
     ) {
         let head = format!(
             "{}[{}:{}]{}:",
@@ -168,36 +210,39 @@ impl Encoder {
             self.field_list(columns)
         );
         self.line(lead, &head);
-        let pad = self.pad(depth + 1);
         for (entry, value) in map {
             let row = self.row(value, columns);
-            self.line(&pad, &format!("{}: {row}", encode_key(entry)));
+            self.line(
+                Lead::Pad(depth + 1),
+                &format!("{}: {row}", encode_key(entry)),
+            );
         }
     }
 
     /// One list item whose hyphen stands at `depth` (§9.4, §10).
-    fn list_item(&mut self, item: &Value, depth: usize) {
-        let lead = format!("{}- ", self.pad(depth));
+    fn list_item(&mut self, item: &'v Value, depth: usize) {
+        let lead = Lead::Item(depth);
         match item {
             Value::Array(inner) if inner.is_empty() => {
-                self.line(&lead, &format!("[0{}]:", self.symbol))
+                self.line(lead, &format!("[0{}]:", self.symbol))
             }
-            Value::Array(inner) => self.array(None, inner, depth, &lead, false),
-            Value::Object(map) if map.is_empty() => self.line(&self.pad(depth), "-"),
+            Value::Array(inner) => self.array(None, inner, depth, lead, false),
+            Value::Object(map) if map.is_empty() => self.line(Lead::Pad(depth), "-"),
             Value::Object(map) => {
-                // The first field rides on the hyphen line and stands one level deeper.
+                // The first field rides on the hyphen line and stands one level
+                // deeper; what it leaves to follow comes before the other fields.
                 let mut entries = map.iter();
                 if let Some((key, value)) = entries.next() {
-                    self.field(key, value, depth + 1, &lead);
+                    self.field(key, value, depth + 1, lead);
                 }
-                let pad = self.pad(depth + 1);
                 for (key, value) in entries {
-                    self.field(key, value, depth + 1, &pad);
+                    self.next
+                        .push(Task::Field(key, value, depth + 1, Lead::Pad(depth + 1)));
                 }
             }
             primitive => {
                 let text = self.primitive(primitive);
-                self.line(&lead, &text);
+                self.line(lead, &text);
             }
         }
     }
@@ -252,15 +297,26 @@ fn is_primitive(v: &Value) -> bool {
 
 /// The columns shared by a set of values, if they are all non-empty objects with the
 /// same keys and every column is all primitives or itself uniform (§9.3's detection).
-fn uniform_fields<'v>(values: impl IntoIterator<Item = &'v Value>) -> Option<Vec<Column<'v>>> {
+/// `depth` counts the field groups around these values; past
+/// [`MAX_GROUP_DEPTH`] none is formed.
+fn uniform_fields<'v>(
+    values: impl IntoIterator<Item = &'v Value>,
+    depth: usize,
+) -> Option<Vec<Column<'v>>> {
+    if depth > MAX_GROUP_DEPTH {
+        return None;
+    }
     let objects: Vec<&Map<String, Value>> = values
         .into_iter()
         .map(Value::as_object)
         .collect::<Option<_>>()?;
-    uniform_columns(&objects)
+    uniform_columns(&objects, depth)
 }
 
-fn uniform_columns<'v>(objects: &[&'v Map<String, Value>]) -> Option<Vec<Column<'v>>> {
+fn uniform_columns<'v>(
+    objects: &[&'v Map<String, Value>],
+    depth: usize,
+) -> Option<Vec<Column<'v>>> {
     let first = *objects.first()?;
     if first.is_empty() {
         return None;
@@ -281,7 +337,7 @@ fn uniform_columns<'v>(objects: &[&'v Map<String, Value>]) -> Option<Vec<Column<
                     children: None,
                 })
             } else {
-                uniform_fields(column).map(|sub| Column {
+                uniform_fields(column, depth + 1).map(|sub| Column {
                     name: key,
                     children: Some(sub),
                 })
