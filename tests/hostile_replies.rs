@@ -292,6 +292,9 @@ fn a_toon_answer_after_a_json_answer_is_a_second_answer() {
         format!("{json}\nOr in TOON:\nitems[2]{{country,capital}}:\n  Peru,Lima\n  Chile,Santiago"),
         format!("{json}\n\ntags[2]: a,b"),
         format!("```json\n{json}\n```\nAlso:\nrows[1]{{a}}:\n  x"),
+        // The JSON's own keys again, as TOON or YAML lines.
+        format!("{json}\n\ncountry: Chile\ncapital: Santiago"),
+        format!("{json}\nIn YAML:\n  \"country\": Chile\n  capital: Santiago"),
     ] {
         let two = |m: &str| m.contains("second answer") || m.contains("and another");
         let err = common::types::Capital::from_toon(&reply).unwrap_err();
@@ -300,12 +303,81 @@ fn a_toon_answer_after_a_json_answer_is_a_second_answer() {
         let err = from_json_reply::<Value>(&reply).unwrap_err();
         assert!(two(err.message()), "{err}");
     }
-    // Prose after the JSON, brackets and colons in it included, is prose.
-    let prose = format!("{json}\nNote: Lima [1] is on the coast.");
-    assert_eq!(
-        common::types::Capital::from_toon(&prose).unwrap().capital,
-        "Lima"
-    );
+    // Prose after the JSON, brackets and colons in it included, is prose,
+    // and so is one line that begins with a key (a label as often as not).
+    for prose in [
+        format!("{json}\nNote: Lima [1] is on the coast."),
+        format!("{json}\ncapital: Lima is on the coast."),
+    ] {
+        assert_eq!(
+            common::types::Capital::from_toon(&prose).unwrap().capital,
+            "Lima"
+        );
+        assert!(from_json_reply::<Value>(&prose).is_ok());
+    }
+}
+
+/// A second JSON object after prose on a line, the first answer's own line
+/// included, is a second answer; an object in the middle of a sentence, an
+/// empty one and a citation are prose.
+#[test]
+fn a_json_answer_after_prose_on_a_line_is_a_second_answer() {
+    let json = r#"{"country": "Peru", "capital": "Lima"}"#;
+    let second = r#"{"country": "Chile", "capital": "Santiago"}"#;
+    for (reply, line) in [
+        (format!("{json} Actually: {second}"), 1),
+        (format!("{json} or {second}"), 1),
+        (format!("{json}\nWait, I meant {second}"), 2),
+        (format!("{json}\n\nCorrected answer: {second}  "), 3),
+        (format!("Here it is.\n{json}\nIn short - {second}"), 3),
+    ] {
+        let err = common::types::Capital::from_toon(&reply).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::Syntax, "{reply}\n{err}");
+        assert!(err.message().contains("second answer"), "{err}");
+        assert_eq!(err.line(), Some(line), "{reply}\n{err}");
+        let err = from_json_reply::<Value>(&reply).unwrap_err();
+        assert!(err.message().contains("second answer"), "{err}");
+    }
+    for prose in [
+        format!("{json}\nThe format {second} is used mid-sentence."),
+        format!("{json}\nIt returns {{}}"),
+        format!("{json}\nSee the source [1]"),
+    ] {
+        let read =
+            common::types::Capital::from_toon(&prose).unwrap_or_else(|e| panic!("{prose}\n{e}"));
+        assert_eq!(read.capital, "Lima");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Two answers in one reply, each JSON or TOON, fenced or not, with or
+    /// without words between them: refused, whichever comes first.
+    #[test]
+    fn a_second_answer_anywhere_is_refused(
+        x in common::strategies::compliance(),
+        y in common::strategies::compliance(),
+        forms in (any::<bool>(), any::<bool>()),
+        fences in (any::<bool>(), any::<bool>()),
+        between in prop::sample::select(vec!["\n", "\n\n", "\nOr, to be precise:\n", "\nCorrection. "]),
+    ) {
+        let write = |v: &ComplianceAnalysis, json: bool, fenced: bool| {
+            let text = if json {
+                serde_json::to_string(&decode(&v.to_toon(), &Default::default()).unwrap()).unwrap()
+            } else {
+                v.to_toon()
+            };
+            match (fenced, json) {
+                (true, true) => format!("```json\n{text}\n```"),
+                (true, false) => format!("```toon\n{text}\n```"),
+                (false, _) => text,
+            }
+        };
+        let reply = format!("{}{between}{}", write(&x, forms.0, fences.0), write(&y, forms.1, fences.1));
+        let read = ComplianceAnalysis::from_toon(&reply);
+        prop_assert!(read.is_err(), "read as one answer: {:?}\n{}", read, reply);
+    }
 }
 
 #[test]
@@ -479,4 +551,86 @@ fn encode_walks_any_depth_without_the_call_stack() {
     // What the encoder writes past the decoder's limit, the decoder names.
     let err = decode(&objects, &Default::default()).unwrap_err();
     assert_eq!(err.kind(), toon_core::DecodeErrorKind::DepthLimit, "{err}");
+}
+
+/// A carriage return inside a TOON line (not the one ending it) has two
+/// readings, the line's own text or a line break, and is refused on its line,
+/// by the whole-reply decoder and the stream alike; at a line's end it is the
+/// line break's (§12), and in a JSON reply it is white space.
+#[test]
+fn a_carriage_return_inside_a_line_is_refused() {
+    let head = "compliance_status: COMPLIANT\nviolations[0]{category,severity,description,related_rule_id,remediation}:\n";
+    for (tail, line) in [
+        (
+            "audit_trail: R-1\nspoken_response: Fine.\rconfidence: 0.9",
+            4,
+        ),
+        (
+            "audit_trail: R-1\rconfidence: 0.9\nspoken_response: Fine.",
+            3,
+        ),
+        (
+            "audit_trail: \"R-1\rconfidence: 0.9\"\nspoken_response: Fine.",
+            3,
+        ),
+        (
+            "audit_trail: R-1\r\nspoken_response: Fine.\r\rconfidence: 0.9",
+            4,
+        ),
+        (
+            "audit_trail: R-1\nspoken_response: Fine.\nconfidence: 0.9\r ",
+            5,
+        ),
+    ] {
+        let reply = format!("{head}{tail}");
+        let fenced = format!("Here it is:\n```toon\n{reply}\n```");
+        let mut stream = ToonStream::<ComplianceAnalysis>::new();
+        for piece in reply.as_bytes().chunks(3) {
+            stream.push(std::str::from_utf8(piece).unwrap());
+        }
+        for (read, line) in [
+            (ComplianceAnalysis::from_toon(&reply), line),
+            (ComplianceAnalysis::from_toon(&fenced), line + 2),
+            (stream.finish().map(|r| r.value), line),
+        ] {
+            let err = read.unwrap_err();
+            assert_eq!(err.kind(), ParseErrorKind::Syntax, "{reply:?}\n{err}");
+            assert_eq!(err.line(), Some(line), "{reply:?}\n{err}");
+            assert!(err.message().contains("carriage return"), "{err}");
+        }
+    }
+    // Line breaks written CRLF, and a JSON reply's CR, are no such thing.
+    let crlf = format!("{head}audit_trail: R-1\r\nspoken_response: Fine.\r\n");
+    assert_eq!(
+        ComplianceAnalysis::from_toon(&crlf)
+            .unwrap()
+            .spoken_response,
+        "Fine."
+    );
+    let json = r#"{"compliance_status": "COMPLIANT",\r"violations": [], "audit_trail": "R-1", "spoken_response": "Fine."}"#.replace("\\r", "\r");
+    assert_eq!(
+        ComplianceAnalysis::from_toon(&json).unwrap().audit_trail,
+        "R-1"
+    );
+}
+
+/// A count past what `usize` holds is corrected like any other, and the
+/// report does not claim the model wrote the largest `usize`.
+#[test]
+fn a_count_past_usize_is_not_reported_as_written() {
+    for digits in ["18446744073709551616", "99999999999999999999999"] {
+        let reply = format!("country[{digits}]: Peru\ncapital: Lima");
+        let read = decode_reply(&reply);
+        // The untyped reader keeps it an array of one.
+        assert_eq!(read.unwrap()["country"], json!(["Peru"]));
+        let reply = format!("[{digits}]: a,b");
+        let read = Vec::<String>::from_toon_with_report(&reply).unwrap();
+        assert_eq!(read.value, ["a", "b"]);
+        let detail = &read.repairs[0].detail;
+        assert_eq!(read.repairs[0].kind, RepairKind::CorrectedLength);
+        assert!(
+            detail.starts_with("declared a count of 18446744073709551615 or more"),
+            "{detail}"
+        );
+    }
 }

@@ -520,25 +520,21 @@ struct Tickets {
 }
 
 /// A header naming fewer columns than the type over rows with more cells is
-/// completed from the type only where the rows have no other reading: here
-/// they also read under the header as written, the comma in the detail's own
-/// text, with the optional owner absent.
+/// completed from the type only where the rows have no other reading. Here
+/// the extra cell could be the title's text or the detail's (`Fix login,Users
+/// cannot log in` and `see ticket`, or `Fix login` and `Users cannot log in,
+/// see ticket`): two readings, so neither is taken and the row is refused.
 #[test]
 fn a_header_is_not_completed_where_the_rows_read_as_written() {
-    let reply = "tickets[1]{title,detail}:\n  Fix login,Users cannot log in, see ticket";
-    let read = Tickets::from_toon_with_report(reply).unwrap();
-    assert!(
-        read.repairs
-            .iter()
-            .all(|r| r.kind != toon_core::RepairKind::CompletedHeader),
-        "{:?}",
-        read.repairs
-    );
-    assert_eq!(
-        read.value.tickets[0].detail,
-        "Users cannot log in, see ticket"
-    );
-    assert_eq!(read.value.tickets[0].owner, None);
+    for reply in [
+        "tickets[1]{title,detail}:\n  Fix login,Users cannot log in, see ticket",
+        "tickets[1]{title,detail,owner}:\n  Fix login,Users cannot log in, see ticket,bob",
+    ] {
+        let err = Tickets::from_toon_with_report(reply).unwrap_err();
+        assert_eq!(err.kind(), toon_core::ParseErrorKind::Syntax, "{err}");
+        assert_eq!(err.line(), Some(2), "{err}");
+        assert!(err.message().contains("quote any cell"), "{err}");
+    }
     // Where a column left out is required (the detail), no other reading: completed.
     let reply = "tickets[1]{title}:\n  Fix login,Users cannot log in,bob";
     let read = Tickets::from_toon_with_report(reply).unwrap();

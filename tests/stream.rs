@@ -334,12 +334,19 @@ struct Row {
     name: String,
 }
 
+#[derive(Debug, PartialEq, toon_core::Toon)]
+struct Roster {
+    people: Vec<Row>,
+    done: bool,
+}
+
 /// A row that needed a repair carries it, placed on its line of the completion;
 /// a clean row carries none, and both read into the type as the whole reply does.
 #[test]
 fn a_streamed_row_carries_its_repairs_on_its_line() {
-    let reply = "Here it is:\ncompliance_status: NON_COMPLIANT\nviolations[2]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Emails logged,R-12,Mask emails\n  retention,LOW,Backups kept,R-4,Delete them, then check\naudit_trail: R-1\nspoken_response: Two problems.\n";
-    let (events, finished) = stream::<ComplianceAnalysis>(reply, &[5]);
+    // One text column: the comma in the name has one reading.
+    let reply = "Here it is:\npeople[2]{id,name}:\n  1,Ann\n  2,Smith, John\ndone: true\n";
+    let (events, finished) = stream::<Roster>(reply, &[5]);
     let rows: Vec<&toon_core::StreamElement> = events
         .iter()
         .filter_map(|e| match e {
@@ -348,16 +355,16 @@ fn a_streamed_row_carries_its_repairs_on_its_line() {
         })
         .collect();
     assert_eq!(rows.len(), 2);
-    assert_eq!((rows[0].line(), rows[1].line()), (4, 5));
+    assert_eq!((rows[0].line(), rows[1].line()), (3, 4));
     assert!(rows[0].repairs().is_empty());
     let kinds: Vec<_> = rows[1].repairs().iter().map(|r| (r.kind, r.line)).collect();
-    assert_eq!(kinds, [(toon_core::RepairKind::RejoinedCells, 5)]);
+    assert_eq!(kinds, [(toon_core::RepairKind::RejoinedCells, 4)]);
     let whole = finished.unwrap();
     assert!(whole.repairs.contains(&rows[1].repairs()[0]));
-    for (row, expected) in rows.iter().zip(&whole.value.violations) {
-        assert_eq!(&row.decode::<Violation>().unwrap(), expected);
+    for (row, expected) in rows.iter().zip(&whole.value.people) {
+        assert_eq!(&row.decode::<Row>().unwrap(), expected);
     }
-    assert_eq!(rows[1].value()["remediation"], "Delete them, then check");
+    assert_eq!(rows[1].value()["name"], "Smith, John");
 }
 
 /// A row the type cannot read (a severity no variant has) is dropped from the

@@ -12,10 +12,36 @@ use super::Guide;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::trim_spaces;
 
+/// What tells a line of the answer's keys: the type's guide, or the keys of
+/// the JSON object found (a JSON path has no guide).
+#[derive(Clone, Copy)]
+pub(super) enum Keys<'a> {
+    Guide(Option<&'a dyn Guide>),
+    Json(&'a [String]),
+}
+
+impl Keys<'_> {
+    /// Does `content`, whose key ends at `key_ends`, begin with one of the keys?
+    fn start(self, content: &str, key_ends: usize) -> bool {
+        match self {
+            Keys::Guide(guide) => guide.is_some_and(|g| g.starts_document(content)),
+            Keys::Json(keys) => {
+                let key = &content[..key_ends];
+                let key = key
+                    .strip_prefix('"')
+                    .and_then(|k| k.strip_suffix('"'))
+                    .unwrap_or(key);
+                keys.iter().any(|k| k == key)
+            }
+        }
+    }
+}
+
 /// The first line of an answer among `side`, the lines on one side of the
 /// answer found (a fenced block, a JSON value): another block of data (bare,
 /// `toon` or `json`, with a line in it), a JSON object or array that reads
-/// and ends its line (not `[1] Smith, 2020`, a citation), a TOON array header
+/// and ends its line (not `[1] Smith, 2020`, a citation), or a JSON object
+/// with a key that follows prose on its line and ends it, a TOON array header
 /// with a key and a length (`violations[2]{a,b}:`, `tags[2]: a,b`; prose has
 /// no such line, and a type of any keys has its answers in it), or the first
 /// of two lines of the type's keys (a name, then `:` or a header's `[`; one
@@ -32,7 +58,7 @@ use crate::lex::trim_spaces;
 pub(super) fn answer_beside(
     lines: &[Cow<'_, str>],
     side: std::ops::Range<usize>,
-    guide: Option<&dyn Guide>,
+    keys: Keys<'_>,
     blocks: bool,
 ) -> Option<usize> {
     let joined = lines[side.clone()].join("\n");
@@ -65,6 +91,18 @@ pub(super) fn answer_beside(
                 return Some(i);
             }
         }
+        // A JSON object after prose on its line (`Corrected: {"a": 2}`); an
+        // array there is as likely a citation (`see [1]`).
+        let lead = lines[i].len() - lines[i].trim_start().len();
+        for (pos, _) in lines[i].match_indices('{').filter(|&(p, _)| p > lead) {
+            if fenced || tries >= 8 {
+                break;
+            }
+            tries += 1;
+            if matches!(json_at(&joined[at + pos..]), Some(Value::Object(m)) if !m.is_empty()) {
+                return Some(i);
+            }
+        }
         if !fenced && (content.ends_with(':') || content.contains("]:")) {
             if let HeaderParse::Header(h) = parse_header(content, 8) {
                 if h.key.is_some() {
@@ -77,7 +115,7 @@ pub(super) fn answer_beside(
         // (YAML's), not a field indented in a class (Python's).
         let keyed_line = content[key_ends..].starts_with([':', '['])
             && !(fenced && lines[i].starts_with([' ', '\t']))
-            && guide.is_some_and(|g| g.starts_document(content));
+            && keys.start(content, key_ends);
         if keyed_line {
             match keyed {
                 Some(first) => return Some(first),
@@ -99,13 +137,14 @@ pub(super) fn holds_data(line: &str) -> bool {
 /// `IgnoredAny` without that limit, to the end of the text, so trying many
 /// lines of open brackets would read the rest of the reply for each.
 pub(super) fn whole_json_at(text: &str) -> bool {
+    json_at(text).is_some()
+}
+
+/// The JSON value `text` opens with, if it reads and ends its line.
+fn json_at(text: &str) -> Option<Value> {
     let text = text.trim_start();
     let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    match values.next() {
-        Some(Ok(_)) => {
-            let rest = &text[values.byte_offset()..];
-            is_blank(rest.split('\n').next().unwrap_or(""))
-        }
-        _ => false,
-    }
+    let value = values.next()?.ok()?;
+    let rest = &text[values.byte_offset()..];
+    is_blank(rest.split('\n').next().unwrap_or("")).then_some(value)
 }

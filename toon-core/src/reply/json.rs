@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::beside::{answer_beside, whole_json_at};
+use super::beside::{answer_beside, whole_json_at, Keys};
 use super::{
     json_empty, json_mend, line_of_path, truncation_message, ParseError, ParseErrorKind, Repair,
     RepairKind,
@@ -89,8 +89,8 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let text = joined.trim_end();
     too_deep(text, max_depth)?;
     let error = match first_value::<T>(text) {
-        Ok(Some((value, end))) => {
-            prose_after(text, end, repairs).map_err(second_value)?;
+        Ok(Some(First { value, end, keys })) => {
+            prose_after(text, end, &keys, repairs).map_err(second_value)?;
             said_nothing::<T>(&text[..end], |line| line)?;
             return Ok(value);
         }
@@ -131,7 +131,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         return Err(refuse(&error, None));
     };
     match first_value::<T>(&mended.text) {
-        Ok(Some((value, end))) => {
+        Ok(Some(First { value, end, keys })) => {
             // The fixes come in the order of their offsets: one cursor counts
             // the lines before each, so many fixes cost one pass over the text.
             let (mut line, mut at) = (1, 0);
@@ -143,7 +143,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
                 at = offset.max(at);
                 repairs.push(Repair::new(kind, line, what));
             }
-            prose_after(&mended.text, end, repairs)
+            prose_after(&mended.text, end, &keys, repairs)
                 .map_err(|line| second_value(mended.original_line(line, 1)))?;
             if let Some(r) = repairs
                 .last_mut()
@@ -258,31 +258,42 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// The first JSON value in `text` and the offset after it; `None` for no value.
+/// The first JSON value in `text`, the offset after it and the keys of its
+/// object, if it is one; `None` for no value.
 /// A key written twice in any object of it is refused: a JSON object keeps the
 /// last of two (`{"items": [..], "items": []}` would read as nothing found),
 /// and which one the model meant is not known. One more pass over the value's
 /// text finds it, whatever type the value is read into.
-fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<(T, usize)>, serde_json::Error> {
+fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<First<T>>, serde_json::Error> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
     match stream.next() {
         Some(Ok(value)) => {
             let end = stream.byte_offset();
             let mut keys = serde_json::Deserializer::from_str(&text[..end]);
-            serde::Deserialize::deserialize(&mut keys).map(|UniqueKeys| ())?;
-            Ok(Some((value, end)))
+            let UniqueKeys(keys) = serde::Deserialize::deserialize(&mut keys)?;
+            Ok(Some(First { value, end, keys }))
         }
         Some(Err(e)) => Err(e),
         None => Ok(None),
     }
 }
 
-/// A JSON value read only to find a key written twice in one object.
-struct UniqueKeys;
+/// What [`first_value`] finds.
+struct First<T> {
+    value: T,
+    end: usize,
+    /// The keys of the value's object (empty for any other value): a line
+    /// beginning with two of them after it is the answer again.
+    keys: Vec<String>,
+}
+
+/// A JSON value read only to find a key written twice in one object; it
+/// keeps an object's keys.
+struct UniqueKeys(Vec<String>);
 
 impl<'de> serde::Deserialize<'de> for UniqueKeys {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueKeys)
+        d.deserialize_any(UniqueKeys(Vec::new()))
     }
 }
 
@@ -294,40 +305,42 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys {
     }
 
     fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+        Ok(self)
     }
     fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+        Ok(self)
     }
     fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+        Ok(self)
     }
     fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+        Ok(self)
     }
     fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+        Ok(self)
     }
     fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+        Ok(self)
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
         while seq.next_element::<UniqueKeys>()?.is_some() {}
-        Ok(UniqueKeys)
+        Ok(self)
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
         let mut seen = std::collections::HashSet::new();
+        let mut keys = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             if !seen.insert(key.clone()) {
                 return Err(serde::de::Error::custom(format_args!(
                     "{DUPLICATE} `{key}`"
                 )));
             }
+            keys.push(key);
             map.next_value::<UniqueKeys>()?;
         }
-        Ok(UniqueKeys)
+        Ok(UniqueKeys(keys))
     }
 }
 
@@ -335,11 +348,17 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys {
 const DUPLICATE: &str = "duplicate key";
 
 /// Reports prose after the JSON value that ends at `end`.
-/// A second answer after the first (another JSON value, right after it or on
-/// a line of its own further on) is not prose: the line it starts on, as the
-/// error. (A fenced block beside the JSON is the fence stage's to refuse; a
+/// A second answer after the first (another JSON value, right after it, after
+/// prose on a line, or on a line of its own further on; two lines beginning
+/// with the value's own keys, as TOON or YAML) is not prose: the line it
+/// starts on, as the error. (A fenced block beside the JSON is the fence stage's to refuse; a
 /// stray fence it left is no answer.)
-fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), usize> {
+fn prose_after(
+    text: &str,
+    end: usize,
+    keys: &[String],
+    repairs: &mut Vec<Repair>,
+) -> Result<(), usize> {
     let rest = &text[end..];
     if !is_blank(rest) {
         let end_line = text[..end].matches('\n').count() + 1;
@@ -351,8 +370,9 @@ fn prose_after(text: &str, end: usize, repairs: &mut Vec<Repair>) -> Result<(), 
             return Err(after);
         }
         let lines: Vec<Cow<'_, str>> = rest.split('\n').map(Cow::Borrowed).collect();
-        // The fences are the fence stage's: one left here is stray.
-        if let Some(other) = answer_beside(&lines, 1..lines.len(), None, false) {
+        // The fences are the fence stage's: one left here is stray. The rest
+        // of the value's own line is looked at too (`} Or: {"a": 2}`).
+        if let Some(other) = answer_beside(&lines, 0..lines.len(), Keys::Json(keys), false) {
             return Err(end_line + other);
         }
         repairs.push(Repair::new(

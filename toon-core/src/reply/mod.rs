@@ -226,12 +226,29 @@ impl Findings {
     }
 }
 
-/// The reply decoder, with an optional guide.
+/// Refuses a TOON line with a carriage return before its end. Shown, what
+/// follows it stands on a line of its own (`a: x\rb: y` as two fields); read,
+/// it is the line's own text (one value, the next key swallowed): two
+/// readings. (A CR ending a line is its line break's, §12; in JSON, one
+/// outside a string is white space, inside one it is refused as JSON.)
+fn lone_return<'l>(lines: impl Iterator<Item = &'l str>) -> Result<(), ParseError> {
+    let mut lines = lines;
+    match lines.position(|l| l.strip_suffix('\r').unwrap_or(l).contains('\r')) {
+        None => Ok(()),
+        Some(i) => Err(ParseError::new(
+            ParseErrorKind::Syntax,
+            Some(i + 1),
+            "a carriage return (\\r) stands inside the line, not at its end: shown, what follows it is a line of its own, read, it is this line's text, and which was meant is not known; end each line with a line feed (\\n)",
+        )),
+    }
+}
+
 /// Blank lines and comment lines only: nothing a document could hold.
 pub(crate) fn says_nothing<'l>(mut lines: impl Iterator<Item = &'l str>) -> bool {
     lines.all(|l| is_blank(l) || l.trim_start_matches(' ').starts_with('#'))
 }
 
+/// The reply decoder, with an optional guide.
 pub(crate) fn decode_reply_guided<'c>(
     completion: &'c str,
     buf: &'c mut String,
@@ -259,6 +276,7 @@ pub(crate) fn decode_reply_guided<'c>(
             None => decode_with(completion, &spec, &mut Spec),
         };
         if let Ok(value) = decoded {
+            lone_return(crate::lines::raw_lines(completion))?;
             return Ok(Guided {
                 value,
                 repairs: Vec::new(),
@@ -272,7 +290,11 @@ pub(crate) fn decode_reply_guided<'c>(
     if says_nothing(lines.iter().map(|l| &**l)) {
         return Err(ParseError::empty());
     }
-    let value = if json::looks_like_json(&lines) {
+    let json = json::looks_like_json(&lines);
+    if !json {
+        lone_return(lines.iter().map(|l| &**l))?;
+    }
+    let value = if json {
         Node::from(json::decode_json(
             completion,
             &lines,
@@ -467,7 +489,12 @@ fn note_to_repair(note: Note) -> Repair {
         } => Repair::new(
             RepairKind::CorrectedLength,
             line,
-            format!("declared [{declared}], found {actual}"),
+            // A count past `usize` is held as `usize::MAX`: not what was written.
+            if declared == usize::MAX {
+                format!("declared a count of {declared} or more, more than any array holds, found {actual}")
+            } else {
+                format!("declared [{declared}], found {actual}")
+            },
         ),
         Note::BlankLine { line } => Repair::new(
             RepairKind::DroppedBlankLine,

@@ -7,7 +7,7 @@
 use crate::reply::layout::{indent_of, is_blank, is_fence, may_end_with, may_start_with};
 use std::borrow::Cow;
 
-use super::beside::{answer_beside, holds_data};
+use super::beside::{answer_beside, holds_data, Keys};
 use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, split_unquoted, trim_spaces};
@@ -327,7 +327,7 @@ fn strip_fences(
         // a second block would be.
         let other = [0..open, close + 1..lines.len()]
             .into_iter()
-            .find_map(|side| answer_beside(lines, side, guide, true));
+            .find_map(|side| answer_beside(lines, side, Keys::Guide(guide), true));
         if let Some(other) = other {
             return Err(ParseError::new(
                 ParseErrorKind::Syntax,

@@ -351,25 +351,10 @@ fn mend_rows(
                 })
         };
         let candidates: Vec<usize> = (0..width).filter(|&t| fits(t)).collect();
-        let t = match candidates[..] {
-            [t] => t,
-            // Two text columns could each take the extra cell; a comma followed
-            // by a space, where no other is, is prose (`Mask it, then rotate`).
-            [_, _, ..] if extra == 1 => {
-                let spaced: Vec<usize> = (0..cells.len() - 1)
-                    .filter(|&k| {
-                        let end = offset_in(row, cells[k]) + cells[k].len();
-                        row[end..]
-                            .find(h.delim)
-                            .is_some_and(|d| row[end + d + h.delim.len_utf8()..].starts_with(' '))
-                    })
-                    .collect();
-                match spaced[..] {
-                    [k] if candidates.contains(&k) => k,
-                    _ => continue,
-                }
-            }
-            _ => continue,
+        // Two text columns that could each take the extra cells are two
+        // readings: the row is left to be refused as too wide.
+        let [t] = candidates[..] else {
+            continue;
         };
         let last = t + extra;
         let start = offset_in(row, cells[t]);
