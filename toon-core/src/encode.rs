@@ -121,8 +121,9 @@ impl<'v> Encoder<'v> {
             Lead::Pad(depth) => (depth, false),
             Lead::Item(depth) => (depth, true),
         };
-        self.out
-            .extend(std::iter::repeat(' ').take(depth * self.indent));
+        for _ in 0..depth * self.indent {
+            self.out.push(' ');
+        }
         if hyphen {
             self.out.push_str("- ");
         }
