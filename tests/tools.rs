@@ -288,6 +288,36 @@ fn arguments_sent_as_an_object_are_read_as_its_text() {
     assert_eq!(tool.read::<Capital>(&response).unwrap().capital, "Lima");
 }
 
+/// A key written twice in arguments that arrive as an object (Anthropic's
+/// `input`, or a server's object arguments) is refused when the response is
+/// read from its text; read from a parsed `Value` it is gone before the call.
+#[test]
+fn a_key_twice_in_object_arguments_is_refused_from_the_body() {
+    let tool = Tool::of::<Capital>();
+    let bodies = [
+        r#"{"content": [{"type": "tool_use", "name": "Capital", "input": {"country": "Peru", "capital": "Lima", "capital": "Cusco"}}], "stop_reason": "tool_use"}"#,
+        r#"{"content": [{"type": "tool_use", "name": "Capital", "input": {"country": "Peru", "country": "Chile", "capital": "Lima"}}], "stop_reason": "tool_use"}"#,
+        r#"{"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+            {"type": "function", "function": {"name": "Capital", "arguments": {"country": "Peru", "capital": "Lima", "capital": "Cusco"}}}]}}]}"#,
+        // Arguments as JSON text: the JSON path refuses it inside the string.
+        r#"{"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+            {"type": "function", "function": {"name": "Capital", "arguments": "{\"country\": \"Peru\", \"capital\": \"Lima\", \"capital\": \"Cusco\"}"}}]}}]}"#,
+        r#"{"content": [{"type": "tool_use", "name": "Capital", "input": {"country": "Peru", "capital": "Lima"}}], "content": [], "stop_reason": "tool_use"}"#,
+    ];
+    for body in bodies {
+        let err = tool.read_body::<Capital>(body).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::Syntax, "{body}\n{err}");
+        assert!(
+            err.message().contains("twice") || err.message().contains("duplicate"),
+            "{err}"
+        );
+    }
+    let once = r#"{"content": [{"type": "tool_use", "name": "Capital", "input": {"country": "Peru", "capital": "Lima"}}], "stop_reason": "tool_use"}"#;
+    assert_eq!(tool.read_body::<Capital>(once).unwrap().capital, "Lima");
+    let err = tool.read_body::<Capital>("{\"content\": [").unwrap_err();
+    assert!(err.message().contains("not one JSON value"), "{err}");
+}
+
 /// A response the token limit stopped before the call came is a cut, named
 /// so, never "the model did not call the tool"; a call whose arguments are
 /// not JSON text says so.

@@ -1,13 +1,19 @@
 //! The reply decoder on arbitrary text: no panic; every refusal names its kind
-//! and (but for an empty reply) a line.
+//! and (but for an empty reply) a line; peak memory within the stated bound.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use toon_core::{decode_reply_with_report, ParseErrorKind};
 
+#[path = "common/bounds.rs"]
+mod bounds;
+
+#[global_allocator]
+static ALLOCATOR: bounds::Counting = bounds::Counting;
+
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    match decode_reply_with_report(&text) {
+    match bounds::within("decode_reply", &text, || decode_reply_with_report(&text)) {
         Ok(reply) => assert!(reply.repairs.iter().all(|r| r.line >= 1)),
         Err(e) => {
             assert!(e.to_string().starts_with("TOON_PARSE_FAILURE: "));

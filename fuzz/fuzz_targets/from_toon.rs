@@ -1,10 +1,16 @@
 //! The typed decoder on a realistic type: no panic, and a value it reads writes
-//! back (to_toon) to text it reads to the same value.
+//! back (to_toon) to text it reads to the same value; peak memory within the
+//! stated bound.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use toon_core::Toon;
 
+#[path = "common/bounds.rs"]
+mod bounds;
+
+#[global_allocator]
+static ALLOCATOR: bounds::Counting = bounds::Counting;
 #[path = "common/briefing.rs"]
 mod briefing;
 #[path = "common/compliance.rs"]
@@ -14,7 +20,7 @@ use compliance::ComplianceAnalysis;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Ok(x) = ComplianceAnalysis::from_toon(&text) {
+    if let Ok(x) = bounds::within("from_toon", &text, || ComplianceAnalysis::from_toon(&text)) {
         let again = x.to_toon();
         let back = ComplianceAnalysis::from_toon(&again).expect("to_toon output reads back");
         // NaN is not equal to itself; everything else must survive.
@@ -22,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(back, x);
         }
     }
-    if let Ok(x) = Briefing::from_toon(&text) {
+    if let Ok(x) = bounds::within("from_toon", &text, || Briefing::from_toon(&text)) {
         let again = x.to_toon();
         assert_eq!(Briefing::from_toon(&again).as_ref(), Ok(&x), "{again:?}");
     }

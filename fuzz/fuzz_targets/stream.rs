@@ -3,12 +3,18 @@
 //! whole text (with a `max_bytes` around the text's length where the first
 //! byte's high bit is set); every row it emitted that stands is in the final
 //! value at its index, and a delimited field's text events, where none was
-//! withdrawn, add up to the final value's field.
+//! withdrawn, add up to the final value's field; peak memory within the
+//! stated bound.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use toon_core::{ParseError, Reply, ReplyOptions, StreamEvent, Toon, ToonStream};
 
+#[path = "common/bounds.rs"]
+mod bounds;
+
+#[global_allocator]
+static ALLOCATOR: bounds::Counting = bounds::Counting;
 #[path = "common/briefing.rs"]
 mod briefing;
 #[path = "common/compliance.rs"]
@@ -86,7 +92,7 @@ fn check<T: Rows>(text: &str, seed: u8) {
         ..Default::default()
     };
     let whole = T::from_toon_with_options(text, &options);
-    let (events, finished) = stream::<T>(text, seed, options);
+    let (events, finished) = bounds::within("stream", text, || stream::<T>(text, seed, options));
     match (&finished, &whole) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.value, b.value, "{text:?} in chunks from {seed}");

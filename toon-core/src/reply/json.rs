@@ -278,6 +278,21 @@ fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<First<T>>, serd
     }
 }
 
+/// `text` read as one JSON value, refused where any object in it writes a
+/// key twice (which parsing into a `Value` would settle silently, the last
+/// one kept); `Err` with `true` for a key written twice.
+pub(crate) fn unique_value(text: &str) -> Result<Value, (serde_json::Error, bool)> {
+    let twice = |e: serde_json::Error| {
+        let dup = e.to_string().starts_with(DUPLICATE);
+        (e, dup)
+    };
+    match first_value::<Value>(text).map_err(twice)? {
+        Some(First { value, end, .. }) if text[end..].trim().is_empty() => Ok(value),
+        // serde_json's own error for what follows the value, or for no value.
+        _ => serde_json::from_str::<Value>(text).map_err(|e| (e, false)),
+    }
+}
+
 /// What [`first_value`] finds.
 struct First<T> {
     value: T,

@@ -3,6 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::json;
 use super::json_path::JSON_FORMAT;
 use super::wrapped::Wrapped;
 use super::{from_json_reply_with_options, FinishReason, ParseError, ParseErrorKind, ReplyOptions};
@@ -25,12 +26,48 @@ impl Tool {
     /// `EmptyCompletion` if it holds no call of this tool otherwise; `Syntax`
     /// for a call whose arguments are not JSON text; otherwise as
     /// [`from_json_reply`](crate::from_json_reply).
+    ///
+    /// A response already parsed into a `Value` has lost any key written
+    /// twice in an object sent as an object (Anthropic's `input`, or
+    /// arguments a server sends as an object): the parse kept the last
+    /// value. Given the response's text, [`read_body`](Tool::read_body)
+    /// refuses such a key as the JSON path does.
     pub fn read<T: DeserializeOwned>(&self, response: &Value) -> Result<T, ParseError> {
         if self.wrapped {
             self.arguments::<Wrapped<T>>(response).map(|w| w.0)
         } else {
             self.arguments::<T>(response)
         }
+    }
+
+    /// As [`read`](Tool::read), from the response body's text as the server
+    /// sent it: a key written twice in any object of it (the arguments'
+    /// own, or Anthropic's `input`) is refused, never settled by keeping one.
+    ///
+    /// ```
+    /// # use toon_core::{OutputSchema, Tool};
+    /// # #[derive(Debug, OutputSchema, serde::Deserialize)]
+    /// # struct Verdict { ok: bool }
+    /// let body = r#"{"content": [{"type": "tool_use", "name": "Verdict",
+    ///     "input": {"ok": true, "ok": false}}], "stop_reason": "tool_use"}"#;
+    /// let err = Tool::of::<Verdict>().read_body::<Verdict>(body).unwrap_err();
+    /// assert!(err.message().contains("twice"));
+    /// ```
+    ///
+    /// # Errors
+    /// `Syntax` for a body that is not one JSON value, or that writes a key
+    /// twice in an object; otherwise as [`read`](Tool::read).
+    pub fn read_body<T: DeserializeOwned>(&self, body: &str) -> Result<T, ParseError> {
+        let response = json::unique_value(body).map_err(|(e, twice)| {
+            let line = Some(e.line()).filter(|&l| l > 0);
+            let message = if twice {
+                format!("the response writes a key twice in one object ({e}): parsed, it keeps one of the two, and which the model meant is not known; ask again")
+            } else {
+                format!("the response body is not one JSON value ({e}): pass the body's text as the server sent it")
+            };
+            ParseError::new(ParseErrorKind::Syntax, line, message).in_format(JSON_FORMAT)
+        })?;
+        self.read(&response)
     }
 
     /// The call's arguments read as `A`.
