@@ -94,10 +94,8 @@ pub(super) fn answer_beside(
         // A JSON object after prose on its line (`Corrected: {"a": 2}`); an
         // array there is as likely a citation (`see [1]`).
         let lead = lines[i].len() - lines[i].trim_start().len();
-        for (pos, _) in lines[i].match_indices('{').filter(|&(p, _)| p > lead) {
-            if fenced || tries >= 8 {
-                break;
-            }
+        let opens = lines[i].match_indices('{').filter(|&(p, _)| p > lead);
+        for (pos, _) in opens.take(if fenced { 0 } else { 8 - tries }) {
             tries += 1;
             if matches!(json_at(&joined[at + pos..]), Some(Value::Object(m)) if !m.is_empty()) {
                 return Some(i);

@@ -231,8 +231,7 @@ impl Findings {
 /// it is the line's own text (one value, the next key swallowed): two
 /// readings. (A CR ending a line is its line break's, §12; in JSON, one
 /// outside a string is white space, inside one it is refused as JSON.)
-fn lone_return<'l>(lines: impl Iterator<Item = &'l str>) -> Result<(), ParseError> {
-    let mut lines = lines;
+fn lone_return<'l>(mut lines: impl Iterator<Item = &'l str>) -> Result<(), ParseError> {
     match lines.position(|l| l.strip_suffix('\r').unwrap_or(l).contains('\r')) {
         None => Ok(()),
         Some(i) => Err(ParseError::new(
