@@ -1,8 +1,6 @@
 //! The spec decoder: TOON text to `serde_json::Value`, exactly as SPEC v4.1 says.
 //! What a reader built on it may forgive is asked of a [`Forgive`] at each
 //! refusal; the reply pipeline's answers live with the pipeline (`reply::forgive`).
-//! The same reader is asked whether it has read a table's row already (a
-//! stream's rows, `reply::ahead`): such a row is kept as its text, not read again.
 
 use serde_json::Value;
 
@@ -13,7 +11,7 @@ use crate::lex::{
     split_unquoted, trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
-use crate::node::{fill, Ahead, Node, Object, Placed, Scalar, Table};
+use crate::node::{fill, Node, Object, Placed, Scalar, Table};
 use crate::options::DecodeOptions;
 
 /// Decodes a TOON document into a JSON value.
@@ -71,14 +69,6 @@ pub(crate) trait Forgive<'a> {
         _declared: usize,
     ) -> Result<Option<Vec<Placed<'a>>>> {
         Ok(None)
-    }
-    /// Has the reader already read the `i`th row of the table headed on line
-    /// `header` into its type, this very `row` of the input? Then the decoder
-    /// keeps the row's text in place of its cells (see `Table::ahead`).
-    /// Nothing is forgiven by it: every row read ahead is one the decoder
-    /// would have read as it stands.
-    fn read_ahead(&self, _header: usize, _i: usize, _row: &str) -> bool {
-        false
     }
 }
 
@@ -479,9 +469,6 @@ impl<'a> Parser<'a, '_> {
         let mut table = Table::with_capacity(fields.to_vec(), rows, cells);
         let mut records = None;
         let mut dropped = None;
-        // Rows read ahead, until one is not: then theirs are read as cells too.
-        let mut ahead = Vec::new();
-        let mut reading_ahead = true;
         while let Some(row) = self.next_in_scope(depth)? {
             // A row unless an unquoted colon comes before any delimiter (a `key: value` line).
             let d = u8::try_from(h.delim).unwrap_or(b',');
@@ -497,20 +484,6 @@ impl<'a> Parser<'a, '_> {
             }
             self.claim(&row, table.len() > 0 || saved_span > 0)?;
             self.span = saved_span + 1;
-            if reading_ahead {
-                if self
-                    .forgive
-                    .read_ahead(line.number(), ahead.len(), row.content)
-                {
-                    ahead.push(row.content);
-                    table.lines.push(row.number());
-                    continue;
-                }
-                reading_ahead = false;
-                for read in ahead.drain(..) {
-                    table.push_cells(read, h.delim);
-                }
-            }
             match self.row_cells(&row, row.content, h.delim, width, &mut table.cells) {
                 Ok(()) => {
                     table.ends.push(table.cells.len());
@@ -535,12 +508,6 @@ impl<'a> Parser<'a, '_> {
                 }
                 Err(e) => return Err(e),
             }
-        }
-        if !ahead.is_empty() {
-            table.ahead = Some(Ahead {
-                rows: ahead,
-                delim: h.delim,
-            });
         }
         // The model wrote rows and none could be read: that is not "no rows".
         if let Some(e) = dropped.filter(|_| table.len() == 0 && records.is_none()) {

@@ -12,7 +12,6 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::header::Field;
-use crate::lex::read_cells;
 pub use crate::lex::Scalar;
 
 /// A decoded value; see the module docs. Generated code receives it. `'t` is
@@ -63,18 +62,6 @@ pub struct Table<'t> {
     pub(crate) ends: Vec<usize>,
     /// The line of each row.
     pub(crate) lines: Vec<usize>,
-    /// Rows a reader read into its type before the decoder came to them (a
-    /// stream's, for its `finish`): kept as their text in place of their
-    /// cells, which are read only if the rows are wanted some other way
-    /// ([`with_cells`](Table::with_cells)).
-    pub(crate) ahead: Option<Ahead<'t>>,
-}
-
-/// The text of rows read ahead, every row of its table (see [`Table::ahead`]).
-#[derive(Debug)]
-pub(crate) struct Ahead<'t> {
-    pub(crate) rows: Vec<&'t str>,
-    pub(crate) delim: char,
 }
 
 /// One row of a table whose header is flat (leaf fields only, none repeated, at
@@ -99,7 +86,6 @@ impl<'t> Table<'t> {
             cells: Vec::with_capacity(cells),
             ends: Vec::with_capacity(rows),
             lines: Vec::with_capacity(rows),
-            ahead: None,
         }
     }
 
@@ -113,23 +99,6 @@ impl<'t> Table<'t> {
         is_flat(&self.fields)
     }
 
-    /// Reads the cells of `row`, a row of this table, onto the end of its cells.
-    pub(crate) fn push_cells(&mut self, row: &'t str, delim: char) {
-        let read = read_cells(row, delim, &mut self.cells);
-        debug_assert!(read.is_ok(), "a row read ahead reads: {row:?}");
-        self.ends.push(self.cells.len());
-    }
-
-    /// The table with the cells of its rows read ahead (if any) read.
-    pub(crate) fn with_cells(mut self) -> Self {
-        if let Some(ahead) = self.ahead.take() {
-            for row in ahead.rows {
-                self.push_cells(row, ahead.delim);
-            }
-        }
-        self
-    }
-
     /// Each row as an object, in order, with its line.
     pub(crate) fn into_rows<R: Record<'t>>(self) -> impl Iterator<Item = (usize, R)> + 't {
         let Table {
@@ -138,7 +107,7 @@ impl<'t> Table<'t> {
             ends,
             lines,
             ..
-        } = self.with_cells();
+        } = self;
         let mut cells = cells.into_iter();
         let mut start = 0;
         ends.into_iter().zip(lines).map(move |(end, line)| {
@@ -288,16 +257,12 @@ impl<'t> Node<'t> {
                 Node::object(map.into_iter().map(|(k, v)| (k, v.into_owned())).collect())
             }
             Node::Array(items) => Node::Array(items.into_iter().map(Placed::into_owned).collect()),
-            Node::Table(t) => {
-                let t = t.with_cells();
-                Node::Table(Box::new(Table {
-                    fields: t.fields,
-                    cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
-                    ends: t.ends,
-                    lines: t.lines,
-                    ahead: None,
-                }))
-            }
+            Node::Table(t) => Node::Table(Box::new(Table {
+                fields: t.fields,
+                cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
+                ends: t.ends,
+                lines: t.lines,
+            })),
             Node::Row(r) => Node::object(r.into_object()).into_owned(),
         }
     }

@@ -1,7 +1,6 @@
 //! The tolerant reply decoder: a model's completion to a JSON value, repairing a
 //! fixed set of formatting mistakes and refusing what cannot be read without guessing.
 
-mod ahead;
 mod beside;
 mod error;
 mod finish;
@@ -22,7 +21,6 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-pub(crate) use ahead::ReadAhead;
 pub use error::{ParseError, ParseErrorKind};
 pub(crate) use error::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 pub use finish::FinishReason;
@@ -145,11 +143,9 @@ pub fn decode_reply_with_options(
     let mut findings = Findings::default();
     let mut buf = String::new();
     let result =
-        decode_reply_guided(completion, &mut buf, None, options, &mut findings, None).map(|g| {
-            Reply {
-                value: g.value.into_value(),
-                repairs: g.repairs,
-            }
+        decode_reply_guided(completion, &mut buf, None, options, &mut findings).map(|g| Reply {
+            value: g.value.into_value(),
+            repairs: g.repairs,
         });
     settle(result, completion, options, &findings.short_rows, &|_| None)
 }
@@ -254,7 +250,6 @@ pub(crate) fn decode_reply_guided<'c>(
     guide: Option<&dyn Guide>,
     options: &ReplyOptions,
     findings: &mut Findings,
-    ahead: Option<&ReadAhead>,
 ) -> Result<Guided<'c>, ParseError> {
     too_long(completion, options)?;
     let spec = DecodeOptions {
@@ -270,11 +265,7 @@ pub(crate) fn decode_reply_guided<'c>(
     // reasoning, fences or prose is never a document as it stands, even when it
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
-        let decoded = match ahead {
-            Some(mut ahead) => decode_with(completion, &spec, &mut ahead),
-            None => decode_with(completion, &spec, &mut Spec),
-        };
-        if let Ok(value) = decoded {
+        if let Ok(value) = decode_with(completion, &spec, &mut Spec) {
             lone_return(crate::lines::raw_lines(completion))?;
             return Ok(Guided {
                 value,

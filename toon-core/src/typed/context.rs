@@ -2,7 +2,7 @@
 //! errors, and the repairs so far.
 
 use super::constrain::{violation, Measure, Measured};
-use super::{Constraints, RowCells, Rows, Toon};
+use super::{Constraints, RowCells, Toon};
 use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, EMPTY_OBJECT};
 
@@ -24,9 +24,6 @@ pub struct Cx {
     drop_rows: bool,
     /// Field patterns compiled so far.
     patterns: Vec<(&'static str, Option<regex_lite::Regex>)>,
-    /// Rows read ahead by a stream, by the line of their table's first row,
-    /// in order (see `typed::Ahead`); each taken once.
-    ahead: Vec<(usize, Option<Rows>)>,
     /// The header lines of the tables read so far, but one refused for
     /// having no row that reads: a row the decoder dropped under one of them
     /// was the type's to read.
@@ -58,18 +55,9 @@ impl Cx {
             repairs,
             drop_rows,
             patterns: Vec::new(),
-            ahead: Vec::new(),
             tables: Vec::new(),
             unplaced: Vec::new(),
         }
-    }
-
-    /// The rows a stream read ahead, which [`rows`](Self::rows) takes.
-    pub(crate) fn read_ahead(&mut self, values: Vec<(usize, Rows)>) {
-        self.ahead = values
-            .into_iter()
-            .map(|(line, rows)| (line, Some(rows)))
-            .collect();
     }
 
     /// Checks a field's value against its constraints: outside them, the value
@@ -434,14 +422,8 @@ impl Cx {
     /// The rows of a table the type could read, and the first error of a row it could not.
     fn read_rows<T: Toon>(
         &mut self,
-        mut table: Table<'_>,
+        table: Table<'_>,
     ) -> Result<(Vec<T>, Option<ParseError>), ParseError> {
-        if table.ahead.is_some() {
-            if let Some(rows) = self.take_ahead(&table) {
-                return Ok((rows, None));
-            }
-            table = table.with_cells();
-        }
         let mut out = Vec::with_capacity(table.len());
         let mut first = None;
         if !table.is_flat() {
@@ -489,23 +471,6 @@ impl Cx {
         }
         self.memo = outer;
         Ok((out, first))
-    }
-
-    /// The rows of `table` as a stream read them ahead, if they are of type
-    /// `T`, all of them, and read in one pass: what the loop in
-    /// [`rows`](Self::rows) would read, each row through the same
-    /// `T::__from_row` from the same cells.
-    fn take_ahead<T: Toon>(&mut self, table: &Table<'_>) -> Option<Vec<T>> {
-        if !super::row::one_pass() || !table.is_flat() {
-            return None;
-        }
-        let first = *table.lines.first()?;
-        let at = self
-            .ahead
-            .binary_search_by_key(&first, |(line, _)| *line)
-            .ok()?;
-        let rows = self.ahead[at].1.take()?.downcast::<Vec<T>>().ok()?;
-        (rows.len() == table.len()).then_some(*rows)
     }
 
     /// A single value where a list is wanted, read as a one-item list (reported).

@@ -29,11 +29,6 @@ impl TypeGuide {
         TypeGuide { fields }
     }
 
-    /// Whether the root is a struct with fields (the only shape with top-level keys).
-    pub(crate) fn is_struct(&self) -> bool {
-        !self.fields.is_empty()
-    }
-
     /// A top-level key as the stream's events name it, `None` where the root
     /// is a struct without a field of this name, whose key the whole reply
     /// ignores (`ignored_key`; a field read under an alias counts as one: it

@@ -17,14 +17,12 @@ pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, CellCheck, RowCells};
-pub use stream::{
-    Element, Event, Events, EventsIntoIter, RowSink, StreamRow, ToonEvents, ToonStream,
-};
+pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
 
 use crate::encode::encode;
 use crate::grammar::{GrammarOptions, GrammarSyntax};
 use crate::node::{Node, Scalar};
-use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided, ReadAhead};
+use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided};
 use crate::reply::{
     ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, EMPTY_REPLY_OBJECT,
 };
@@ -164,7 +162,7 @@ pub trait Toon: Sized + Send + Sync + 'static {
         completion: &str,
         options: &ReplyOptions,
     ) -> Result<Reply<Self>, ParseError> {
-        read(completion, options, None)
+        read(completion, options)
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
@@ -267,13 +265,11 @@ fn json_line(completion: &str, first: usize, path: &str) -> Option<usize> {
     crate::reply::line_of_path(completion, from, path)
 }
 
-/// [`Toon::from_toon_with_options`], given the rows a stream has already read
-/// into their types (`ahead`), which the decode then takes instead of reading
-/// them again.
+/// [`Toon::from_toon_with_options`]: the typed reading of a whole reply, which
+/// a stream's `finish` runs too.
 pub(crate) fn read<T: Toon>(
     completion: &str,
     options: &ReplyOptions,
-    mut ahead: Option<Ahead>,
 ) -> Result<Reply<T>, ParseError> {
     // The whole completion, prose fields included, before any work on it.
     refuse_size(completion.len(), options)?;
@@ -305,14 +301,7 @@ pub(crate) fn read<T: Toon>(
                 repairs: Vec::new(),
             }
         } else {
-            decode_reply_guided(
-                completion,
-                &mut buf,
-                Some(&guide),
-                options,
-                &mut findings,
-                ahead.as_ref().map(|a| &a.rows),
-            )?
+            decode_reply_guided(completion, &mut buf, Some(&guide), options, &mut findings)?
         };
         delimited::insert(&mut decoded.value, std::mem::take(&mut prose))?;
         // A JSON reply's values carry no lines: an error is placed by its path.
@@ -337,9 +326,6 @@ pub(crate) fn read<T: Toon>(
         }
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
-        if let Some(ahead) = &mut ahead {
-            cx.read_ahead(std::mem::take(&mut ahead.values));
-        }
         let value = T::__from_node(decoded.value, &mut cx).map_err(|e| {
             let e = e.placed_in(completion, &[completion, &buf]);
             let e = match (json_at, e.line(), e.path()) {
@@ -447,15 +433,3 @@ pub(crate) const FORMAT: &str = "TOON, exactly as the instructions show";
 pub(crate) fn refuse_size(len: usize, options: &ReplyOptions) -> Result<(), ParseError> {
     crate::reply::too_many_bytes(len, options).map_err(|e| e.in_format(FORMAT))
 }
-
-/// Rows a stream has read into their types as their lines ended, for its
-/// `finish`: where they stand in the completion (by table, in order), and
-/// their values by the line of their table's first row, in order.
-#[derive(Debug)]
-pub(crate) struct Ahead {
-    pub rows: ReadAhead,
-    pub values: Vec<(usize, Rows)>,
-}
-
-/// A table's rows read ahead: a `Vec` of the element type.
-pub(crate) type Rows = Box<dyn std::any::Any + Send + Sync>;

@@ -7,8 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Map, Value};
 
 use super::super::row::one_pass;
-use super::super::{Cx, RowCells, Rows, Toon};
-use super::room::Room;
+use super::super::{Cx, RowCells, Toon};
 use crate::header::Field;
 use crate::lex::{find_unquoted_byte, read_cells};
 use crate::node::{fill, Memo, Node, Row, Scalar};
@@ -276,14 +275,12 @@ impl Element {
 }
 
 /// A table row as the stream hands it to its type's `Toon::__stream_row`:
-/// the element, its cells where they read as they stand, and where a stream
-/// that will `finish` keeps the row's value. Generated code passes it along to
-/// the element type.
+/// the element, and its cells where they read as they stand. Generated code
+/// passes it along to the element type.
 #[doc(hidden)]
 pub struct StreamRow<'r, 'c> {
     element: &'r Element,
     clean: Option<CleanRow<'r, 'c>>,
-    sink: Option<&'r mut RowSink>,
 }
 
 /// A clean row's cells, read once, under its table's fields, and the
@@ -296,41 +293,22 @@ pub(crate) struct CleanRow<'r, 'c> {
 }
 
 impl<'r, 'c> StreamRow<'r, 'c> {
-    pub(crate) fn new(
-        element: &'r Element,
-        clean: Option<CleanRow<'r, 'c>>,
-        sink: Option<&'r mut RowSink>,
-    ) -> Self {
-        StreamRow {
-            element,
-            clean,
-            sink,
-        }
+    pub(crate) fn new(element: &'r Element, clean: Option<CleanRow<'r, 'c>>) -> Self {
+        StreamRow { element, clean }
     }
 
     /// Does the whole reply keep the row, read as a `Vec<E>`'s? It drops a
     /// row `E` cannot read; a value outside its constraint refuses the reply
-    /// instead (`Cx::rows`). A clean row is read in one pass from its cells
-    /// where it can be: into the sink, for a stream that will `finish`, or
-    /// checked without building the value; otherwise it is read in full, from
-    /// the same cells.
+    /// instead (`Cx::rows`). A clean row is checked in one pass from its
+    /// cells, without building the value, where it can be; otherwise it is
+    /// read in full, from the same cells.
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
         let read = match (self.clean.take(), &self.element.body) {
             (Some(clean), Body::Row(_)) => {
                 if one_pass() {
                     let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
-                    match self.sink.as_deref_mut() {
-                        Some(sink) => {
-                            if let Some(value) = E::__from_row(&mut cells) {
-                                sink.push(value);
-                                return true;
-                            }
-                        }
-                        None => {
-                            if E::__row_reads(&mut cells) {
-                                return true;
-                            }
-                        }
+                    if E::__row_reads(&mut cells) {
+                        return true;
                     }
                 }
                 // The full path takes cells from the row: it has its own.
@@ -347,67 +325,6 @@ impl<'r, 'c> StreamRow<'r, 'c> {
             Ok(()) => true,
             Err(e) => e.kind() == ParseErrorKind::Constraint,
         }
-    }
-}
-
-/// Where a stream keeps the values of a table's rows, read into their type
-/// as their lines end, so that its `finish` need not read them again (see
-/// [`StreamRow::read`]).
-#[doc(hidden)]
-#[derive(Debug, Default)]
-pub struct RowSink {
-    /// A `Vec` of the element type.
-    rows: Option<Rows>,
-    /// How many rows it holds.
-    len: usize,
-    /// The room to make for the rows at once.
-    room: Room,
-}
-
-impl RowSink {
-    /// A sink for the rows a header declares, made room for at once (see
-    /// `Room`).
-    pub(crate) fn with_room(room: Room) -> Self {
-        RowSink {
-            rows: None,
-            len: 0,
-            room,
-        }
-    }
-
-    /// Adds a row's value, unless the rows so far are of another type.
-    fn push<E: Toon>(&mut self, value: E) {
-        let room = self.room;
-        let rows = self.rows.get_or_insert_with(|| {
-            Box::new(Vec::<E>::with_capacity(
-                room.items(std::mem::size_of::<E>()),
-            ))
-        });
-        if let Some(rows) = rows.downcast_mut::<Vec<E>>() {
-            rows.push(value);
-            self.len += 1;
-        }
-    }
-
-    /// How many rows it holds.
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the rows are a `T`.
-    pub(crate) fn holds<T: 'static>(&self) -> bool {
-        self.rows.as_ref().is_some_and(|rows| rows.is::<T>())
-    }
-
-    /// The rows, a `Vec` of their type.
-    pub(crate) fn into_rows(self) -> Option<Rows> {
-        self.rows
-    }
-
-    /// The rows, a `Vec` of their type, leaving none.
-    pub(crate) fn take_rows(&mut self) -> Option<Rows> {
-        self.len = 0;
-        self.rows.take()
     }
 }
 

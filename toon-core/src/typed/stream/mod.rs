@@ -58,23 +58,20 @@
 //! are decided, so its memory is bounded by the longest line and the record
 //! being built, however long the completion.
 
-mod doc;
 mod event;
 mod events;
 mod reader;
-mod room;
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-pub use event::{Element, Event, RowSink, StreamRow};
+pub use event::{Element, Event, StreamRow};
 pub use events::{Events, IntoIter as EventsIntoIter};
 use reader::Reader;
 
 use super::guide::TypeGuide;
 use super::Toon;
 use crate::reply::{ParseError, Reply, ReplyOptions};
-use crate::shape::{table_fields, Shape};
 
 /// A stream decoder for replies of type `T`.
 ///
@@ -154,16 +151,13 @@ impl<T: Toon> ToonStream<T> {
         Self::build(options, true)
     }
 
-    /// A stream; `keep_text` for one that will `finish`, which then also
-    /// keeps each clean row read into its type, so that `finish` does not
-    /// read it again (prose fields aside, which `finish` cuts out first).
+    /// A stream; `keep_text` for one that will `finish`, which reads the
+    /// text kept as `from_toon` reads it.
     fn build(options: ReplyOptions, keep_text: bool) -> Self {
         // Built once: a derived type builds its shape anew on each call.
         let shape = T::__shape().into_resolved();
         let prose_names = super::delimited::names(&shape);
-        let ahead = keep_text && prose_names.is_empty();
         let lines_only = prose_names.is_empty();
-        let root_columns = if ahead { root_columns(&shape) } else { None };
         ToonStream {
             // Most replies are longer than a few lines: room for them at
             // once, not doubled from nothing as they arrive.
@@ -171,13 +165,7 @@ impl<T: Toon> ToonStream<T> {
             scanned: 0,
             searched: 0,
             dropped: 0,
-            reader: Reader::new(
-                TypeGuide::new(shape),
-                options,
-                T::__stream_row,
-                ahead,
-                root_columns,
-            ),
+            reader: Reader::new(TypeGuide::new(shape), options, T::__stream_row),
             keep_text,
             prose_names,
             prose: None,
@@ -235,9 +223,6 @@ impl<T: Toon> ToonStream<T> {
             let line = self.text[self.scanned..line_end].trim_end_matches('\r');
             self.reader.line(line, self.scanned, &mut events);
             self.scanned = line_end + 1;
-            if let Some(room) = self.reader.take_room() {
-                self.text.reserve(room);
-            }
         }
         if !self.keep_text {
             self.drop_decided();
@@ -258,12 +243,10 @@ impl<T: Toon> ToonStream<T> {
 
     /// The text passed `max_bytes`: `finish` will refuse the reply as
     /// `from_toon` would, so the stream keeps no more than an events-only
-    /// stream does (decided lines are dropped, no row is read ahead) and its
-    /// events go on.
+    /// stream does (decided lines are dropped) and its events go on.
     #[cold]
     fn over_limit(&mut self) {
         self.keep_text = false;
-        self.reader.stop_reading_ahead();
         // The lines read so far are decided: their memory goes now.
         self.drop_decided();
         self.text.shrink_to_fit();
@@ -294,34 +277,10 @@ impl<T: Toon> ToonStream<T> {
     ///
     /// # Errors
     /// As [`Toon::from_toon`].
-    pub fn finish(mut self) -> Result<Reply<T>, ParseError> {
+    pub fn finish(self) -> Result<Reply<T>, ParseError> {
         // Refused by its length alone, as `from_toon` refuses it.
         super::refuse_size(self.dropped + self.text.len(), self.reader.options())?;
-        // A reply that is exactly the type's root table, whose every row was
-        // read as its line ended, is those rows (`reader::Exact`); a reply
-        // the server cut is refused whatever it holds, by `from_toon`.
-        let whole = self.scanned == self.text.len()
-            && self.reader.options().finish_reason.cut().is_none()
-            && self.reader.options().max_depth >= 1
-            && memchr::memchr(b'\r', self.text.as_bytes()).is_none();
-        if let Some(value) = whole.then(|| self.reader.take_exact::<T>()).flatten() {
-            return Ok(Reply {
-                value,
-                repairs: Vec::new(),
-            });
-        }
-        // A reply of exactly the type's top-level fields is built from what
-        // was read (the `doc` module); any other is decoded, with the rows read ahead.
-        if let Some(reply) = whole
-            .then(|| self.reader.take_doc::<T>(&self.text))
-            .flatten()
-        {
-            return Ok(reply);
-        }
-        // The rows already read are taken as read, where the decode meets
-        // them as they were read; everything else is read as `from_toon` reads it.
-        let ahead = self.reader.take_ahead(&self.text);
-        super::read(&self.text, self.reader.options(), ahead)
+        super::read(&self.text, self.reader.options())
     }
 
     /// [`finish`](Self::finish), told how the server said the reply ended (its
@@ -447,19 +406,6 @@ impl<T: Toon> ToonStream<T> {
 /// The bytes of text a stream makes room for at once.
 const INITIAL_TEXT: usize = 1024;
 
-/// The columns of the root table a type of `shape` (resolved) is read from,
-/// where it is a list of records whose fields are all primitives.
-fn root_columns(shape: &Shape) -> Option<Vec<&'static str>> {
-    let Shape::List(item) = shape else {
-        return None;
-    };
-    let fields = table_fields(item)?;
-    fields
-        .iter()
-        .all(|f| f.shape.is_primitive())
-        .then(|| fields.iter().map(|f| f.name).collect())
-}
-
 /// Is `content` the start of `<name>`, so that more of the line may make it one?
 fn tag_prefix(content: &str, name: &str) -> bool {
     let Some(rest) = content.strip_prefix('<') else {
@@ -574,8 +520,6 @@ impl<T: Toon> ToonEvents<T> {
 #[cfg(all(test, feature = "derive"))]
 mod tests {
     use super::*;
-    use crate::reply::ReadAhead;
-    use crate::typed::{read, Ahead};
 
     #[test]
     fn a_chunk_read_as_a_word_finds_its_first_line_break() {
@@ -627,147 +571,6 @@ mod tests {
         s
     }
 
-    /// The stream keeps every clean row's value, and where each row stands.
-    #[test]
-    fn a_clean_table_is_read_ahead() {
-        let mut s = streamed(REPLY);
-        let text = s.text.clone();
-        let ahead = s
-            .reader
-            .take_ahead(&s.text)
-            .expect("the table is read ahead");
-        assert_eq!(ahead.values.len(), 1);
-        assert_eq!(ahead.values[0].0, 3, "keyed by the first row's line");
-        let rows = ahead.values[0].1.downcast_ref::<Vec<Row>>().unwrap();
-        assert_eq!(rows.len(), 3);
-        assert_eq!(
-            rows[2],
-            Row {
-                id: 3,
-                name: "Cy".into()
-            }
-        );
-        let from = |row: &str| text.find(row).unwrap();
-        let expected: Vec<(usize, Vec<std::ops::Range<usize>>)> = vec![(
-            2,
-            ["1,Ada", "2,Bo", "3,Cy"]
-                .iter()
-                .map(|r| from(r)..from(r) + r.len())
-                .collect(),
-        )];
-        assert_eq!(
-            format!("{:?}", ahead.rows),
-            format!("{:?}", ReadAhead::new(&s.text, expected))
-        );
-    }
-
-    /// A table with a row the stream could not read as it stands is left
-    /// for `finish` to read.
-    #[test]
-    fn a_table_with_a_repaired_row_is_not_read_ahead() {
-        let mut s = streamed("title: t\nrows[3]{id,name}:\n  1,Ada\n  \"2\",Bo\n  3,Cy\n");
-        assert!(s.reader.take_ahead(&s.text).is_none());
-        let mut s = streamed("title: t\nrows[2]{id,name}:\n  1,Ada\n  2\n");
-        assert!(s.reader.take_ahead(&s.text).is_none());
-    }
-
-    /// `finish` takes the values read ahead (here, on purpose, other than the
-    /// text's), where the decode meets the very rows they were read from;
-    /// anywhere else (other bytes, a copy of the text) it reads the text.
-    #[test]
-    fn finish_takes_rows_read_ahead_only_where_they_stand() {
-        let at = |row: &str| REPLY.find(row).unwrap();
-        let ranges = |text: &str| {
-            ["1,Ada", "2,Bo", "3,Cy"]
-                .iter()
-                .map(|r| {
-                    let from = text.find(r).unwrap();
-                    from..from + r.len()
-                })
-                .collect::<Vec<_>>()
-        };
-        let planted = || {
-            let rows: Vec<Row> = (0..3)
-                .map(|i| Row {
-                    id: 90 + i,
-                    name: "x".into(),
-                })
-                .collect();
-            vec![(3, Box::new(rows) as crate::typed::Rows)]
-        };
-        let options = ReplyOptions::default();
-        let taken = read::<Rows>(
-            REPLY,
-            &options,
-            Some(Ahead {
-                rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
-                values: planted(),
-            }),
-        )
-        .unwrap();
-        assert_eq!(taken.value.rows[0].id, 90, "the rows read ahead are taken");
-        // The same positions in a copy of the text: not the rows read.
-        let copy = REPLY.to_owned();
-        let read_again = read::<Rows>(
-            &copy,
-            &options,
-            Some(Ahead {
-                rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
-                values: planted(),
-            }),
-        )
-        .unwrap();
-        assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
-        // A row out of place (the second row's bytes shifted by one).
-        let mut shifted = ranges(REPLY);
-        shifted[1] = at("2,Bo") + 1..at("2,Bo") + 5;
-        let read_again = read::<Rows>(
-            REPLY,
-            &options,
-            Some(Ahead {
-                rows: ReadAhead::new(REPLY, vec![(2, shifted)]),
-                values: planted(),
-            }),
-        )
-        .unwrap();
-        assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
-        // Values of another type than the table's rows.
-        let read_again = read::<Rows>(
-            REPLY,
-            &options,
-            Some(Ahead {
-                rows: ReadAhead::new(REPLY, vec![(2, ranges(REPLY))]),
-                values: vec![(3, Box::new(vec![1u8, 2, 3]) as crate::typed::Rows)],
-            }),
-        )
-        .unwrap();
-        assert_eq!(read_again.value, Rows::from_toon(REPLY).unwrap());
-    }
-
-    #[derive(Debug, PartialEq, crate::Toon)]
-    #[toon(crate = "crate")]
-    struct Two {
-        a: Vec<Row>,
-        b: Vec<Row>,
-    }
-
-    /// Every table is read ahead, each found by its own lines.
-    #[test]
-    fn two_tables_are_read_ahead() {
-        let text = "a[2]{id,name}:\n  1,A\n  2,B\nb[1]{name,id}:\n  C,3\n";
-        let mut s = ToonStream::<Two>::new();
-        for at in (0..text.len()).step_by(3) {
-            s.push(&text[at..text.len().min(at + 3)]);
-        }
-        s.end();
-        let ahead = s.reader.take_ahead(&s.text).unwrap();
-        let lines: Vec<usize> = ahead.values.iter().map(|(line, _)| *line).collect();
-        assert_eq!(lines, [2, 5]);
-        let finished = read::<Two>(&s.text, &ReplyOptions::default(), Some(ahead)).unwrap();
-        assert_eq!(finished.value, Two::from_toon(text).unwrap());
-        assert_eq!(finished.value.b[0].id, 3);
-    }
-
     /// Chunks of every length the push reads inline (1 to 8 bytes) and
     /// longer, a line break anywhere in them: the same events, at the same
     /// lines, and the same value as the reply fed a line at a time.
@@ -800,7 +603,7 @@ mod tests {
 
     /// End to end: the stream's `finish` on a clean reply is `from_toon`.
     #[test]
-    fn finish_on_rows_read_ahead_is_from_toon() {
+    fn finish_on_a_clean_reply_is_from_toon() {
         let s = streamed(REPLY);
         let finished = s.finish().unwrap();
         let whole = Rows::from_toon_with_report(REPLY).unwrap();

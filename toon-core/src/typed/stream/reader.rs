@@ -3,15 +3,12 @@
 //! complete line decides.
 
 use std::borrow::Cow;
-use std::ops::Range;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::doc::{self, Entry, TableRead};
-use super::event::{CleanRow, Columns, Element, Event, RowSink, RowText, StreamRow};
+use super::event::{CleanRow, Columns, Element, Event, RowText, StreamRow};
 use super::events::Events;
-use super::room::Room;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
 use crate::node::{Memo, Node, Scalar};
@@ -19,11 +16,8 @@ use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
 use crate::reply::layout::is_fence;
 use crate::reply::strip::{starts_document, wrapper_tags, THINK_CLOSE, THINK_OPEN};
-use crate::reply::{
-    decode_reply_guided, Findings, Guide, ReadAhead, Repair, RepairKind, Reply, ReplyOptions,
-};
+use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
 use crate::typed::guide::TypeGuide;
-use crate::typed::{Ahead, Toon};
 
 /// What the current top-level block is, as far as events go.
 #[derive(Debug)]
@@ -78,9 +72,6 @@ pub(super) struct Reader {
     /// The line being read: its address and length, and where it begins in
     /// the completion, so that a row knows its bytes.
     at: (usize, usize, usize),
-    /// The tables whose rows are read into their type as they end, for
-    /// `finish`; `None` where nothing is kept for a `finish`.
-    ahead: Option<Vec<TableAhead>>,
     /// The memory each clean row's cells are read into, row after row.
     cells: Vec<Scalar<'static>>,
     /// The last clean row's text, written over by the next where no event holds it.
@@ -95,35 +86,6 @@ pub(super) struct Reader {
     /// The indentation of the current table's rows, once one was read: a line
     /// of another is no row of it, as the whole reply's `in_table` has it.
     row_depth: Option<usize>,
-    /// The columns of the root table the type reads (a `Vec` of flat records).
-    root_columns: Option<Vec<&'static str>>,
-    /// The lines so far are exactly that table, as `from_toon` reads it with
-    /// no repair: see `Exact`.
-    exact: Option<Exact>,
-    /// The lines so far are exactly these top-level fields, as `from_toon`
-    /// reads them with no repair: see the `doc` module.
-    doc: Option<Vec<Entry>>,
-    /// Bytes of text a table's first row says the rest of it will take, for
-    /// the stream to make room for at once: see `Room::text`.
-    room: Option<usize>,
-    /// Bytes the next table's room may take: earned by the lines read since
-    /// the last table took its room, so that many headers each declaring
-    /// many rows reserve, between them, a few times the text read.
-    room_left: usize,
-}
-
-/// A reply that is exactly one root table of the type, which the whole reply
-/// reads with no stage acting and no repair: its header alone on the first
-/// line, naming the type's columns in order, and after it only rows, each
-/// two spaces in and nothing after it, each read into its type as it ended.
-/// Its value is then the rows read, which `finish` takes without reading the
-/// text again (where the count is right and nothing else says otherwise).
-#[derive(Debug)]
-struct Exact {
-    /// The header's `[N]`.
-    count: usize,
-    /// The rows read into their type.
-    rows: usize,
 }
 
 /// Reasoning as the whole reply strips it: a block the first line opens, or
@@ -146,34 +108,10 @@ struct Think {
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
 pub(super) type ReadRow = fn(&str, &mut StreamRow<'_, '_>) -> Option<bool>;
 
-/// A table's rows read into their type as they ended.
-#[derive(Debug)]
-struct TableAhead {
-    header_line: usize,
-    first_line: usize,
-    /// The room made for the rows the header's `[N]` declares.
-    room: Room,
-    /// Each row's bytes in the completion.
-    rows: Vec<Range<usize>>,
-    sink: RowSink,
-    /// Every row so far is in `sink`: a table any of whose rows is not is
-    /// left for `finish` to read.
-    whole: bool,
-}
-
 impl Reader {
-    /// A reader; `ahead`: keep each clean row's value for `finish`.
-    pub(super) fn new(
-        guide: TypeGuide,
-        options: ReplyOptions,
-        stream_row: ReadRow,
-        ahead: bool,
-        root_columns: Option<Vec<&'static str>>,
-    ) -> Self {
-        // Only a struct's fields: the form `doc` builds is a struct's.
-        let doc = (ahead && guide.is_struct()).then(Vec::new);
+    /// A reader of the lines of a reply to a type `guide` describes.
+    pub(super) fn new(guide: TypeGuide, options: ReplyOptions, stream_row: ReadRow) -> Self {
         Reader {
-            doc,
             phase: Phase::Before,
             block: Block::Opaque,
             guide,
@@ -181,81 +119,13 @@ impl Reader {
             line: 0,
             stream_row,
             at: (0, 0, 0),
-            ahead: ahead.then(Vec::new),
             cells: Vec::new(),
             open_tags: 0,
             think: Think::default(),
             emitted: false,
             row_depth: None,
-            root_columns,
-            exact: None,
-            room: None,
-            room_left: super::room::FIRST_ROOM,
             last_row: None,
         }
-    }
-
-    /// The rows read ahead of whole tables, for a `finish` on `completion`.
-    pub(super) fn take_ahead(&mut self, completion: &str) -> Option<Ahead> {
-        let (mut rows, mut values) = (Vec::new(), Vec::new());
-        for table in self.ahead.take()? {
-            if let (true, Some(sink)) = (table.whole, table.sink.into_rows()) {
-                rows.push((table.header_line, table.rows));
-                values.push((table.first_line, sink));
-            }
-        }
-        (!values.is_empty()).then(|| Ahead {
-            rows: ReadAhead::new(completion, rows),
-            values,
-        })
-    }
-
-    /// The rows read, where the lines read are exactly a root table of the
-    /// type whose count is right (see `Exact`) and `T` is the `Vec` they
-    /// were read into; else nothing is taken.
-    pub(super) fn take_exact<T: 'static>(&mut self) -> Option<T> {
-        let exact = self.exact.as_ref()?;
-        let [table] = self.ahead.as_deref()? else {
-            return None;
-        };
-        let rows = table.sink.len();
-        let exact = table.whole && rows > 0 && rows == exact.rows && rows == exact.count;
-        if !(exact && table.sink.holds::<T>()) {
-            return None;
-        }
-        self.exact = None;
-        let rows = self.ahead.take()?.pop()?.sink.into_rows()?;
-        rows.downcast::<T>().ok().map(|rows| *rows)
-    }
-
-    /// The room for text a table's first row asked for since the last call.
-    pub(super) fn take_room(&mut self) -> Option<usize> {
-        self.room.take()
-    }
-
-    /// The value of a reply of exactly the type's top-level fields (see
-    /// `doc`), built from what was read; else nothing is taken.
-    pub(super) fn take_doc<T: Toon>(&mut self, completion: &str) -> Option<Reply<T>> {
-        let entries = self.doc.take()?;
-        let tables = self
-            .ahead
-            .as_mut()?
-            .iter_mut()
-            .map(|t| TableRead {
-                header: t.header_line,
-                first: t.first_line,
-                rows: &t.rows,
-                sink: t.whole.then_some(&mut t.sink),
-            })
-            .collect();
-        doc::read(entries, tables, completion, &self.options)
-    }
-
-    /// Keeps no more rows for `finish`, and drops those kept.
-    pub(super) fn stop_reading_ahead(&mut self) {
-        self.ahead = None;
-        self.exact = None;
-        self.doc = None;
     }
 
     pub(super) fn options_mut(&mut self) -> &mut ReplyOptions {
@@ -281,35 +151,15 @@ impl Reader {
     /// The next complete line of the completion, which begins at byte `start`.
     pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Events) {
         self.line += 1;
-        self.room_left = self.room_left.saturating_add(line.len() + 1);
         self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
         if let Some((depth, content, colon)) = self.plain_row(line) {
             self.row_depth = Some(depth);
-            let read_ahead = self.row(content, colon, events);
-            // Two spaces in, nothing after: no stage re-levels or trims it.
-            let plain = read_ahead && line.len() == content.len() + 2 && line.starts_with("  ");
-            if let Some(exact) = &mut self.exact {
-                if plain {
-                    exact.rows += 1;
-                } else {
-                    self.exact = None;
-                }
-            }
-            if !plain {
-                self.doc = None;
-            }
+            self.row(content, colon, events);
             // A row's events are its items.
             self.emitted |= events.len() > before;
         } else {
-            // Any other line but the header, which sets it again.
-            self.exact = None;
-            // Any line but an entry of the fields, which adds one.
-            let entries = self.doc.as_ref().map(Vec::len);
             self.read(line, events);
-            if entries.is_some() && self.doc.as_ref().map(Vec::len) != entries.map(|n| n + 1) {
-                self.doc = None;
-            }
             self.emitted |= events[before..]
                 .iter()
                 .any(|e| !matches!(e, Event::Withdrawn));
@@ -325,9 +175,6 @@ impl Reader {
         }
         // An open list item is dropped with the rest, not emitted.
         self.block = Block::Opaque;
-        if let Some(ahead) = &mut self.ahead {
-            ahead.clear();
-        }
     }
 
     /// A line starting with `</think>` when no `<think>` opened the reply:
@@ -516,7 +363,6 @@ impl Reader {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
-                let count = h.length;
                 // A root array (a keyless header) streams as the array of key "".
                 // A key the type does not have is left out of the final value:
                 // its values have no events to stand.
@@ -534,28 +380,6 @@ impl Reader {
                         _ => None,
                     };
                     self.row_depth = None;
-                    // The first line, alone, a root header of the type's columns.
-                    let exact = self.line == 1
-                        && content.len() == self.at.1
-                        && h.key.is_none()
-                        && matches!((&columns, &self.root_columns), (Some(c), Some(names))
-                            if c.fields.len() == names.len()
-                                && c.fields.iter().zip(names).all(|(f, n)| f.name == *n));
-                    if exact {
-                        self.exact = Some(Exact { count, rows: 0 });
-                    }
-                    // A header alone on its line, at the margin, whose rows are read ahead.
-                    let whole = self.ahead.is_some() && self.whole_line(content);
-                    if let (true, Some(doc), Some(columns), Some(key)) =
-                        (whole, &mut self.doc, &columns, &h.key)
-                    {
-                        doc.push(Entry::Table {
-                            line: self.line,
-                            key: key.clone(),
-                            count,
-                            columns: Arc::clone(columns),
-                        });
-                    }
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
@@ -564,20 +388,6 @@ impl Reader {
                         memo: Memo::new(),
                         index: 0,
                     };
-                    if let Some(ahead) = &mut self.ahead {
-                        let room = Room::for_count(count, &self.options, self.room_left);
-                        self.room_left = 0;
-                        ahead.push(TableAhead {
-                            header_line: self.line,
-                            first_line: 0,
-                            room,
-                            rows: Vec::with_capacity(
-                                room.items(std::mem::size_of::<Range<usize>>()),
-                            ),
-                            sink: RowSink::with_room(room),
-                            whole: true,
-                        });
-                    }
                 } else if h.fields.is_none() && h.rest.is_empty() {
                     self.block = Block::List {
                         key,
@@ -589,7 +399,7 @@ impl Reader {
                 } else if h.fields.is_none() {
                     let at = self.line;
                     if let Some((Value::Array(items), repairs)) =
-                        self.decode_doc(content, &key, &[at])
+                        decode_doc(&self.guide, &self.options, content, &key, &[at])
                     {
                         for (index, value) in items.into_iter().enumerate() {
                             events.push(Event::Item {
@@ -614,20 +424,8 @@ impl Reader {
                 };
                 let at = self.line;
                 let read = match self.plain_field(content, colon) {
-                    Some((value, rest)) => {
-                        // The line alone, at the margin: an entry of the fields.
-                        if let (true, Some(doc)) = (self.whole_line(content), &mut self.doc) {
-                            let (_, _, start) = self.at;
-                            let from = start + (rest.as_ptr() as usize - content.as_ptr() as usize);
-                            doc.push(Entry::Field {
-                                line: at,
-                                key: key.to_string(),
-                                value: from..from + rest.len(),
-                            });
-                        }
-                        Some((value, Vec::new()))
-                    }
-                    None => self.decode_doc(content, &key, &[at]),
+                    Some(value) => Some((value, Vec::new())),
+                    None => decode_doc(&self.guide, &self.options, content, &key, &[at]),
                 };
                 if let Some((value, repairs)) = read {
                     if !matches!(value, Value::Object(_) | Value::Array(_)) {
@@ -686,27 +484,20 @@ impl Reader {
     /// the decoder tells one (asked only where it has a `colon`) and its
     /// cells, read once, are exactly the header's width; else read with its
     /// header through the reply decoder.
-    fn row(&mut self, content: &str, colon: bool, events: &mut Events) -> bool {
+    fn row(&mut self, content: &str, colon: bool, events: &mut Events) {
         let Block::Table {
             key,
+            header,
             header_line,
             columns,
             memo,
-            ..
+            index,
         } = &mut self.block
         else {
-            return false;
+            return;
         };
         let at = self.line;
         let stream_row = self.stream_row;
-        // A stream keeps a clean row's value for `finish`, while every row of
-        // its table so far is kept.
-        let mut table = self
-            .ahead
-            .as_mut()
-            .and_then(|tables| tables.last_mut())
-            .filter(|t| t.header_line == *header_line && t.whole);
-        let before = table.as_ref().map_or(0, |t| t.sink.len());
         let mut cells = recycle(std::mem::take(&mut self.cells));
         let mut decided = match columns {
             Some(columns)
@@ -720,49 +511,15 @@ impl Reader {
                     line: at,
                     memo,
                 };
-                let sink = table.as_mut().map(|t| &mut t.sink);
-                let kept = stream_row(key, &mut StreamRow::new(&element, Some(row), sink));
+                let kept = stream_row(key, &mut StreamRow::new(&element, Some(row)));
                 Some((element, kept))
             }
             _ => None,
         };
         self.cells = recycle(cells);
-        let mut read_ahead = false;
-        let mut room = None;
-        match (&mut table, &decided) {
-            (Some(t), Some(_)) if t.sink.len() == before + 1 => {
-                // The row's bytes, where it is the completion's own text.
-                let (line_at, line_len, line_start) = self.at;
-                let offset = (content.as_ptr() as usize).wrapping_sub(line_at);
-                if offset <= line_len {
-                    if t.rows.is_empty() {
-                        t.first_line = at;
-                        room = Some(t.room.text(line_len));
-                    }
-                    t.rows
-                        .push(line_start + offset..line_start + offset + content.len());
-                    read_ahead = true;
-                } else {
-                    t.whole = false;
-                }
-            }
-            (Some(t), _) => t.whole = false,
-            (None, _) => {}
-        }
-        self.room = self.room.or(room);
-        let Block::Table {
-            key,
-            header,
-            header_line,
-            index,
-            ..
-        } = &self.block
-        else {
-            return read_ahead;
-        };
         if decided.is_none() {
             let doc = format!("{header}\n  {content}");
-            decided = match self.decode_doc(&doc, key, &[*header_line, at]) {
+            decided = match decode_doc(&self.guide, &self.options, &doc, key, &[*header_line, at]) {
                 // A row wider than its header is read with the type's fields
                 // only where every row of the table is: the whole reply's to
                 // decide, so this table's rows arrive with `finish`; so too
@@ -775,11 +532,11 @@ impl Reader {
                     }) =>
                 {
                     self.block = Block::Opaque;
-                    return read_ahead;
+                    return;
                 }
                 Some((Value::Array(mut rows), repairs)) if rows.len() == 1 => {
                     let element = Element::read(rows.remove(0), at, repairs);
-                    let kept = stream_row(key, &mut StreamRow::new(&element, None, None));
+                    let kept = stream_row(key, &mut StreamRow::new(&element, None));
                     Some((element, kept))
                 }
                 _ => None,
@@ -789,7 +546,7 @@ impl Reader {
         // no event and no index, so later rows keep the final value's indices.
         if let Some((element, kept)) = decided {
             if kept == Some(false) {
-                return read_ahead;
+                return;
             }
             events.push(Event::Item {
                 // The root table's key, most of a `Vec` reply's rows: no call.
@@ -798,11 +555,8 @@ impl Reader {
                 index: *index,
                 element,
             });
-            if let Block::Table { index, .. } = &mut self.block {
-                *index += 1;
-            }
+            *index += 1;
         }
-        read_ahead
     }
 
     /// The list item whose lines are `item`, as an event.
@@ -848,7 +602,9 @@ impl Reader {
         let mut lines = vec![*header_line];
         lines.extend(item.iter().map(|(n, _)| *n));
         let (key, at) = (key.clone(), *index);
-        if let Some((Value::Array(mut items), repairs)) = self.decode_doc(&doc, &key, &lines) {
+        if let Some((Value::Array(mut items), repairs)) =
+            decode_doc(&self.guide, &self.options, &doc, &key, &lines)
+        {
             if items.len() == 1 {
                 events.push(Event::Item {
                     key,
@@ -885,7 +641,7 @@ impl Reader {
     /// return before trailing spaces is the one difference: that decode would
     /// take it for the line's end, the whole reply's keeps it, and so does
     /// this, so the event holds what the final value holds.)
-    fn plain_field<'c>(&self, content: &'c str, colon: usize) -> Option<(Value, &'c str)> {
+    fn plain_field(&self, content: &str, colon: usize) -> Option<Value> {
         let token = trim_spaces(&content[..colon]);
         let rest = trim_spaces(&content[colon + 1..]);
         // Not what the whole reply decoder would look at again: a comment, a
@@ -904,47 +660,43 @@ impl Reader {
             return None;
         }
         let value = crate::lex::parse_value_token(rest).ok()?;
-        Some((Node::Scalar(value).into_value(), rest))
+        Some(Node::Scalar(value).into_value())
     }
+}
 
-    /// Whether `content` is the whole line being read: nothing before or after it.
-    fn whole_line(&self, content: &str) -> bool {
-        let (line_at, line_len, _) = self.at;
-        content.as_ptr() as usize == line_at && content.len() == line_len
-    }
-
-    fn decode_doc(&self, doc: &str, key: &str, lines: &[usize]) -> Option<(Value, Vec<Repair>)> {
-        let mut buf = String::new();
-        let findings = &mut Findings::default();
-        let decoded = decode_reply_guided(
-            doc,
-            &mut buf,
-            Some(&self.guide as &dyn Guide),
-            &self.options,
-            findings,
-            None,
-        )
-        .ok()?;
-        let value = match decoded.value {
-            Node::Object(mut map) if !key.is_empty() => map.shift_remove(key)?.node.into_value(),
-            root if key.is_empty() => root.into_value(),
-            _ => return None,
-        };
-        let repairs = decoded
-            .repairs
-            .into_iter()
-            .filter(|r| r.kind != RepairKind::CorrectedLength)
-            .map(|mut r| {
-                // 0 is "no line"; the document has no line past `lines`.
-                if r.line > 0 {
-                    debug_assert!(r.line <= lines.len(), "{r}");
-                    r.line = lines.get(r.line - 1).copied().unwrap_or(0);
-                }
-                r
-            })
-            .collect();
-        Some((value, repairs))
-    }
+/// `doc` (a header and a line, or a line) read by the whole reply's decoder
+/// with the type's guide: the value of `key` in it and its repairs, each on
+/// its line of the completion (`lines`, by the document's line).
+fn decode_doc(
+    guide: &TypeGuide,
+    options: &ReplyOptions,
+    doc: &str,
+    key: &str,
+    lines: &[usize],
+) -> Option<(Value, Vec<Repair>)> {
+    let mut buf = String::new();
+    let findings = &mut Findings::default();
+    let decoded =
+        decode_reply_guided(doc, &mut buf, Some(guide as &dyn Guide), options, findings).ok()?;
+    let value = match decoded.value {
+        Node::Object(mut map) if !key.is_empty() => map.shift_remove(key)?.node.into_value(),
+        root if key.is_empty() => root.into_value(),
+        _ => return None,
+    };
+    let repairs = decoded
+        .repairs
+        .into_iter()
+        .filter(|r| r.kind != RepairKind::CorrectedLength)
+        .map(|mut r| {
+            // 0 is "no line"; the document has no line past `lines`.
+            if r.line > 0 {
+                debug_assert!(r.line <= lines.len(), "{r}");
+                r.line = lines.get(r.line - 1).copied().unwrap_or(0);
+            }
+            r
+        })
+        .collect();
+    Some((value, repairs))
 }
 
 /// An empty vector of cells on the memory of `cells`, which the last row's
