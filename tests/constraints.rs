@@ -316,7 +316,7 @@ struct Code {
 #[test]
 fn a_least_length_above_the_grammars_bound_raises_the_bound() {
     let [lark, gbnf] = Checker::both::<Code>();
-    // Lark holds both ends; GBNF holds no least length (the README says so),
+    // Lark holds both ends; GBNF holds no least length (docs/constrained.md says so),
     // so only the raised bound.
     for (n, admitted) in [(10, false), (11, false), (12, true), (13, false)] {
         let text = format!("code: {}", "c".repeat(n));

@@ -1,4 +1,4 @@
-//! The layers of `toon-core` as the README names them: each module imports only
+//! The layers of `toon-core` as ARCHITECTURE.md names them: each module imports only
 //! modules of its own layer or below, and no two import each other, even
 //! through others. Read from the source (`crate::module` paths outside
 //! comments), so a new import that climbs a layer fails here.
@@ -77,7 +77,7 @@ fn layer(module: &str) -> u8 {
     LAYERS
         .iter()
         .find(|(m, _)| *m == module)
-        .unwrap_or_else(|| panic!("`{module}` has no layer: add it to LAYERS and to the README"))
+        .unwrap_or_else(|| panic!("`{module}` has no layer: add it to LAYERS and to ARCHITECTURE.md"))
         .1
 }
 

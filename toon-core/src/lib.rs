@@ -165,7 +165,7 @@ pub use shape::{Constraints, Shape};
 /// variants. `#[toon(..)]` takes the same keys in the same places, plus `crate`,
 /// `max_len`, `max_items`, `range`, `length`, `pattern` and `delimited` (a
 /// `String` field written after the TOON lines between `<name>` and `</name>`,
-/// see the README); a key in the wrong
+/// see docs/types.md); a key in the wrong
 /// place is an error saying where it belongs. Doc comments, including
 /// `#[doc = include_str!(..)]` and `#[doc = concat!(..)]`, become descriptions.
 #[cfg(feature = "derive")]

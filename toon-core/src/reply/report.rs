@@ -38,7 +38,7 @@ pub enum RepairKind {
     /// The reply was JSON, not TOON, and was read as JSON.
     ReadJson,
     /// Extra cells from an unquoted delimiter inside a text cell were joined back,
-    /// where only one text column could take them (see the README's table).
+    /// where only one text column could take them (see the repair table in docs/replies.md).
     RejoinedCells,
     /// An optional cell left out of a row, where only that column could be the
     /// missing one, was read as null.
