@@ -31,8 +31,8 @@ fn overstated(tables: usize) -> String {
 
 /// Peak memory at most a small multiple of the input: the text, its lines,
 /// the tree and the value each take a few times its bytes (measured here:
-/// 6 times for `decode`, 33 for `decode_reply` and `from_toon`, 48 to 61 for
-/// a stream, which keeps its own state beside the decode at `finish`).
+/// 6 times for `decode`, 32 for `decode_reply` and `from_toon`, 33 to 34 for
+/// a stream, whose `finish` runs the same decode on the text it kept).
 fn within(what: &str, input: &str, peak: usize) {
     let limit = 64 * input.len() + (1 << 20);
     assert!(

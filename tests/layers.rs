@@ -77,7 +77,9 @@ fn layer(module: &str) -> u8 {
     LAYERS
         .iter()
         .find(|(m, _)| *m == module)
-        .unwrap_or_else(|| panic!("`{module}` has no layer: add it to LAYERS and to ARCHITECTURE.md"))
+        .unwrap_or_else(|| {
+            panic!("`{module}` has no layer: add it to LAYERS and to ARCHITECTURE.md")
+        })
         .1
 }
 

@@ -17,8 +17,7 @@
 //! stream. Where a later line shows that earlier ones were not the document
 //! (a `</think>` the reply never opened, a fence after lines read as fields),
 //! the stream yields [`Event::Withdrawn`]: the events before it are void. A table row that reads as it stands (most rows) is kept as its text
-//! in an [`Element`] and read into a type only when asked (a [`ToonStream`]
-//! also reads it into its type once, for `finish`); any other line is read by the same code as
+//! in an [`Element`] and read into a type only when asked; any other line is read by the same code as
 //! the whole reply (the header and that one line, through the same repairs),
 //! and its event carries those repairs, placed on the completion's lines. A
 //! table row the type cannot read, which the whole reply drops (a
@@ -39,17 +38,11 @@
 //! A clean row's element shares its text with the stream, which writes the
 //! next row over it once no element holds it: a consumer done with each event
 //! before the next costs no allocation a row for it (one that keeps them all,
-//! two). Where a table's header declares its `[N]`, room for the text of `N`
-//! rows like its first is made at once.
+//! two).
 //!
-//! Memory: [`ToonStream`] keeps the text it has been fed, so that `finish`
-//! returns exactly what [`Toon::from_toon_with_report`] returns on the whole
-//! text, and the value of each clean table row, read into its type as the row
-//! ended. A reply that is exactly the type's root table, or exactly its
-//! top-level fields (scalars and tables of such rows, as written by
-//! [`to_toon`](Toon::to_toon) or under a grammar), is then built from what was
-//! read; the decode `finish` runs on any other reply takes those values where
-//! it meets the very rows they were read from, instead of reading the rows again. It keeps the
+//! Memory: [`ToonStream`] keeps the text it has been fed, and `finish` reads
+//! it with the decode [`Toon::from_toon_with_report`] runs, so the two agree
+//! by construction. It keeps the
 //! text only up to [`ReplyOptions::max_bytes`] (checked as each line ends):
 //! past that, `finish` refuses the reply as `LimitExceeded` by its length
 //! alone, as `from_toon` does, so the stream drops each line once its events
