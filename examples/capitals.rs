@@ -21,8 +21,8 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use toon_core::{
-    from_json_reply_with_options, response_format, FinishReason, OutputSchema, ReplyOptions,
-    SchemaDialect,
+    reply::from_json_reply_with_options, schema::response_format, schema::SchemaDialect,
+    FinishReason, OutputSchema, ReplyOptions,
 };
 
 /// A country and its capital city.

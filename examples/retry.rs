@@ -14,7 +14,7 @@ mod chat;
 use std::io::Write;
 
 use serde_json::{json, Value};
-use toon_core::{FinishReason, RetryError, Toon, ToonOutputParser, Turn};
+use toon_core::{retry::RetryError, retry::Turn, FinishReason, Toon, ToonOutputParser};
 
 /// Objects seen in a described scene.
 #[derive(Debug, Toon)]
@@ -75,7 +75,7 @@ pub fn run<E: std::fmt::Display>(
         json!({"role": "system", "content": format!("You list the objects in a scene and answer in TOON.\n\n{}", Scene::toon_prompt())}),
         json!({"role": "user", "content": "Scene: two cups and a spoon"}),
     ];
-    let report = |attempts: &[toon_core::Attempt], out: &mut dyn Write| {
+    let report = |attempts: &[toon_core::retry::Attempt], out: &mut dyn Write| {
         for (i, a) in attempts.iter().enumerate() {
             match &a.outcome {
                 Ok(repairs) => {

@@ -12,7 +12,9 @@ mod chat;
 
 use std::io::Write;
 
-use toon_core::{FinishReason, StreamEvent, StreamEvents, Toon, ToonStream};
+use toon_core::{
+    stream::Event as StreamEvent, stream::Events as StreamEvents, FinishReason, Toon, ToonStream,
+};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]

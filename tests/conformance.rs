@@ -4,7 +4,7 @@
 mod common;
 
 use common::{decode_options, encode_options, load};
-use toon_core::{decode, encode, json_model_eq};
+use toon_core::{decode, encode, spec::json_model_eq};
 
 #[test]
 fn decode_fixtures() {

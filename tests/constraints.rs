@@ -6,7 +6,7 @@ mod common;
 
 use common::grammar::Checker;
 use serde_json::json;
-use toon_core::{strict_violations, GrammarSyntax, OutputSchema, ParseErrorKind, Toon};
+use toon_core::{schema::strict_violations, GrammarSyntax, OutputSchema, ParseErrorKind, Toon};
 
 /// A damage report.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]

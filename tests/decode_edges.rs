@@ -5,9 +5,9 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use toon_core::{decode, encode, DecodeErrorKind, DecodeOptions};
+use toon_core::{decode, encode, spec::DecodeErrorKind, spec::DecodeOptions};
 
-fn strict(s: &str) -> Result<serde_json::Value, toon_core::DecodeError> {
+fn strict(s: &str) -> Result<serde_json::Value, toon_core::spec::DecodeError> {
     decode(s, &DecodeOptions::default())
 }
 
@@ -252,7 +252,7 @@ fn an_empty_keyed_row_has_no_cells() {
         err.message(),
         "row has 0 cells but the header names 2 fields; quote any cell that contains the delimiter"
     );
-    let lenient = toon_core::DecodeOptions {
+    let lenient = toon_core::spec::DecodeOptions {
         strict: false,
         ..Default::default()
     };

@@ -7,8 +7,8 @@ mod common;
 use common::grammar::Checker;
 use serde_json::json;
 use toon_core::{
-    FinishReason, GrammarSyntax, OutputSchema, ParseErrorKind, ReplyOptions, StreamEvent, Toon,
-    ToonStream,
+    stream::Event as StreamEvent, FinishReason, GrammarSyntax, OutputSchema, ParseErrorKind,
+    ReplyOptions, Toon, ToonStream,
 };
 
 /// An answer from the sources, in the shape of seed 003's: flat, with one long

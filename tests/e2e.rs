@@ -23,9 +23,9 @@ use common::types::{
 };
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, from_json_reply, response_format, FinishReason, GrammarOptions,
-    GrammarServer, GrammarSyntax, OutputSchema, ParseError, ParseErrorKind, ReplyOptions, Toon,
-    ToonStream,
+    constrain_request, decode, from_json_reply, grammar::GrammarOptions, schema::response_format,
+    FinishReason, GrammarServer, GrammarSyntax, OutputSchema, ParseError, ParseErrorKind,
+    ReplyOptions, Toon, ToonStream,
 };
 
 const WHY: &str =
@@ -781,11 +781,11 @@ fn retries_against_a_real_model() {
         let result = parser.parse_with_retries(messages, 2, |messages| {
             let body = json!({"model": "local", "messages": messages, "seed": 7, "temperature": 0, "max_tokens": 200});
             let (content, finish, _) = complete(&body);
-            Ok::<_, String>(toon_core::Turn::new(content, FinishReason::from_openai(&finish)))
+            Ok::<_, String>(toon_core::retry::Turn::new(content, FinishReason::from_openai(&finish)))
         });
         let attempts = match &result {
             Ok(r) => r.attempts.clone(),
-            Err(toon_core::RetryError::Refused { attempts }) => attempts.clone(),
+            Err(toon_core::retry::RetryError::Refused { attempts }) => attempts.clone(),
             Err(e) => panic!("{e}"),
         };
         for a in &attempts {

@@ -21,8 +21,9 @@ use common::server::{
 use common::types::{example_compliance, ComplianceAnalysis, Sourced, SourcedProse};
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, json_mode, response_format, FinishReason, GrammarServer, OutputSchema,
-    ParseError, ReplyOptions, StreamEvent, Tool, Toon, ToonStream,
+    constrain_request, schema::json_mode, schema::response_format, schema::Tool,
+    stream::Event as StreamEvent, FinishReason, GrammarServer, OutputSchema, ParseError,
+    ReplyOptions, Toon, ToonStream,
 };
 
 const FACTS: [(&str, &str); 10] = [

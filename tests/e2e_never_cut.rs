@@ -16,8 +16,8 @@ use common::server::{ask, median, request, write_table, Kind, DOCUMENTS, RULES};
 use common::types::{Capital, PlainCompliance, PlainViolation, Severity, Status};
 use serde_json::json;
 use toon_core::{
-    constrain_request, constrain_request_with, FinishReason, GrammarOptions, GrammarServer,
-    GrammarSyntax, RepairKind, ReplyOptions, Toon,
+    constrain_request, grammar::GrammarOptions, request::constrain_request_with, FinishReason,
+    GrammarServer, GrammarSyntax, RepairKind, ReplyOptions, Toon,
 };
 
 fn capture() -> bool {

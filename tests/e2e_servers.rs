@@ -9,8 +9,8 @@ mod common;
 use common::server::{ask, get, post_status, request, Kind};
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, response_format, GrammarServer, GrammarSyntax, OutputSchema, SchemaDialect,
-    Tool, Toon,
+    constrain_request, schema::response_format, schema::SchemaDialect, schema::Tool, GrammarServer,
+    GrammarSyntax, OutputSchema, Toon,
 };
 
 /// A country and its capital, declared out of alphabetical order.

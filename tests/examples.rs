@@ -126,7 +126,7 @@ fn capitals_writes_only_the_json_on_stdout_and_an_exit_status() {
 
 #[test]
 fn capitals_request_carries_the_schema_and_the_declarations() {
-    let body = capitals::request_body("Japan", toon_core::SchemaDialect::LlamaCppPython);
+    let body = capitals::request_body("Japan", toon_core::schema::SchemaDialect::LlamaCppPython);
     assert_eq!(body["response_format"]["type"], "json_object");
     assert_eq!(
         body["response_format"]["schema"]["required"],
@@ -262,7 +262,7 @@ fn compliance_constrains_its_server_request_with_the_type_grammar() {
     // The token limit holds the longest reply the grammar admits: never cut.
     assert_eq!(
         body["max_tokens"],
-        toon_core::GrammarOptions::new(toon_core::GrammarSyntax::Gbnf)
+        toon_core::grammar::GrammarOptions::new(toon_core::GrammarSyntax::Gbnf)
             .max_reply_bytes::<compliance::ComplianceAnalysis>()
     );
     let messages = body["messages"].as_array().unwrap();
@@ -315,7 +315,7 @@ fn retry_sends_the_refusal_back_and_reads_the_second_answer() {
     let attempts = retry::run(
         |messages| {
             turns.push(messages.to_vec());
-            Ok::<_, String>(toon_core::Turn::new(
+            Ok::<_, String>(toon_core::retry::Turn::new(
                 answers.pop().unwrap(),
                 FinishReason::Stop,
             ))
@@ -347,7 +347,7 @@ fn retry_reports_a_failed_send_with_the_attempts_before_it() {
         |_| {
             sent += 1;
             match sent {
-                1 => Ok(toon_core::Turn::new(
+                1 => Ok(toon_core::retry::Turn::new(
                     "objects[2]{label,score}:\n  cup,0.9\n  spoon,0.7\ncount: 3",
                     FinishReason::Stop,
                 )),

@@ -13,8 +13,8 @@ use common::types::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, decode, reply_text, FinishReason, GrammarServer, GrammarSyntax,
-    OutputSchema, ParseErrorKind, ReplyOptions, Toon, DEFAULT_MAX_ITEMS,
+    constrain_request, decode, grammar::DEFAULT_MAX_ITEMS, request::reply_text, FinishReason,
+    GrammarServer, GrammarSyntax, OutputSchema, ParseErrorKind, ReplyOptions, Toon,
 };
 
 /// A point: a flat struct, used as a nested column group and as map values.
@@ -545,7 +545,7 @@ fn every_example_type_has_both_grammars() {
 #[test]
 fn long_bounds_stay_within_what_llama_cpp_parses() {
     assert_eq!(
-        toon_core::LARGEST_MAX_ITEMS,
+        toon_core::grammar::LARGEST_MAX_ITEMS,
         1000,
         "the test type's max_items"
     );
@@ -600,7 +600,7 @@ struct Essay {
 #[test]
 fn the_largest_text_bound_holds_ordinary_text_in_both_grammars() {
     assert_eq!(
-        toon_core::LARGEST_MAX_LEN,
+        toon_core::grammar::LARGEST_MAX_LEN,
         10_000,
         "the test type's max_len"
     );

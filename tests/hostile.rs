@@ -11,8 +11,8 @@ use common::alloc::{peak_during, Counting};
 
 use common::types::ComplianceAnalysis;
 use toon_core::{
-    decode, decode_reply, decode_reply_with_options, from_json_reply_with_options, DecodeErrorKind,
-    ParseErrorKind, ReplyOptions, Toon,
+    decode, decode_reply, reply::decode_reply_with_options, reply::from_json_reply_with_options,
+    spec::DecodeErrorKind, ParseErrorKind, ReplyOptions, Toon,
 };
 
 #[global_allocator]
@@ -39,7 +39,7 @@ fn all_three(
     what: &str,
     input: &str,
 ) -> (
-    Result<serde_json::Value, toon_core::DecodeError>,
+    Result<serde_json::Value, toon_core::spec::DecodeError>,
     Result<serde_json::Value, toon_core::ParseError>,
     Result<ComplianceAnalysis, toon_core::ParseError>,
 ) {

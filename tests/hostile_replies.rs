@@ -13,7 +13,8 @@ use common::types::{Answer, ComplianceAnalysis};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
-    decode, decode_reply, from_json_reply, ParseErrorKind, RepairKind, Tool, Toon, ToonStream,
+    decode, decode_reply, from_json_reply, schema::Tool, ParseErrorKind, RepairKind, Toon,
+    ToonStream,
 };
 
 const COMPLIANCE_JSON: &str = r#"{"compliance_status": "NON_COMPLIANT", "violations": [{"category": "privacy", "severity": "HIGH", "description": "Emails in logs", "related_rule_id": "R-1", "remediation": "Mask them"}], "audit_trail": "R-1 to R-5", "spoken_response": "One problem."}"#;
@@ -465,7 +466,7 @@ fn an_indented_closing_tag_keeps_its_indentation_out_of_the_prose() {
 /// closing tags and lines of spaces included, at every chunking.
 #[test]
 fn a_streamed_block_ends_as_the_whole_reply_cuts_it() {
-    use toon_core::StreamEvent;
+    use toon_core::stream::Event as StreamEvent;
     let head = "found: true\ncitations[1]: 2\ncaveats: null\n<answer>\n";
     for body in [
         "Rome is the capital.\n  </answer>",
@@ -481,7 +482,7 @@ fn a_streamed_block_ends_as_the_whole_reply_cuts_it() {
         for n in [1, 2, 3, 7, 100] {
             let mut stream = ToonStream::<common::types::SourcedProse>::new();
             let mut text = String::new();
-            let mut take = |events: toon_core::StreamEvents| {
+            let mut take = |events: toon_core::stream::Events| {
                 for e in events {
                     if let StreamEvent::Text { delta, .. } = e {
                         text.push_str(&delta);
@@ -550,7 +551,11 @@ fn encode_walks_any_depth_without_the_call_stack() {
     assert_eq!(lines[DEPTH - 1].trim_start(), "a: 1");
     // What the encoder writes past the decoder's limit, the decoder names.
     let err = decode(&objects, &Default::default()).unwrap_err();
-    assert_eq!(err.kind(), toon_core::DecodeErrorKind::DepthLimit, "{err}");
+    assert_eq!(
+        err.kind(),
+        toon_core::spec::DecodeErrorKind::DepthLimit,
+        "{err}"
+    );
 }
 
 /// A carriage return inside a TOON line (not the one ending it) has two

@@ -11,8 +11,9 @@ use common::types::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
-    constrain_request, constrain_request_with, GrammarOptions, GrammarServer, GrammarSyntax,
-    RepairKind, Toon, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN,
+    constrain_request, grammar::GrammarOptions, grammar::DEFAULT_MAX_ITEMS,
+    grammar::DEFAULT_MAX_LEN, request::constrain_request_with, GrammarServer, GrammarSyntax,
+    RepairKind, Toon,
 };
 
 /// Text of exactly `n` characters drawn from ones that take one to four bytes

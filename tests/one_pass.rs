@@ -126,11 +126,11 @@ fn streamed_as_whole(reply: &str) -> Result<(), TestCaseError> {
     // A dropped row has no event, so the events are the final value's rows.
     let rows = events
         .iter()
-        .filter(|e| matches!(e, toon_core::StreamEvent::Item { .. }))
+        .filter(|e| matches!(e, toon_core::stream::Event::Item { .. }))
         .count();
     prop_assert_eq!(rows, whole.value.len(), "every kept row streamed");
     for e in &events {
-        let toon_core::StreamEvent::Item { index, element, .. } = e else {
+        let toon_core::stream::Event::Item { index, element, .. } = e else {
             continue;
         };
         for r in element.repairs() {

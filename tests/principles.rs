@@ -6,7 +6,7 @@
 mod common;
 
 use common::types::*;
-use toon_core::{from_json_reply, ParseErrorKind, StreamEvent, Toon, ToonStream};
+use toon_core::{from_json_reply, stream::Event as StreamEvent, ParseErrorKind, Toon, ToonStream};
 
 /// Streams `text` in chunks of 3 bytes: the events, and `finish`'s value.
 fn streamed(

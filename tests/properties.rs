@@ -10,8 +10,9 @@
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use toon_core::{
-    decode, decode_reply_with_options, decode_reply_with_report, encode, json_model_eq,
-    DecodeOptions, Delimiter, EncodeOptions, FinishReason, ParseErrorKind, ReplyOptions,
+    decode, encode, reply::decode_reply_with_options, reply::decode_reply_with_report,
+    spec::json_model_eq, spec::DecodeOptions, spec::Delimiter, spec::EncodeOptions, FinishReason,
+    ParseErrorKind, ReplyOptions,
 };
 
 /// Text that stresses quoting and typing. `with_markers` adds lines that look

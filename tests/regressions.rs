@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use toon_core::{
-    decode, decode_reply, decode_reply_with_options, encode, FinishReason, ParseErrorKind,
+    decode, decode_reply, encode, reply::decode_reply_with_options, FinishReason, ParseErrorKind,
     ReplyOptions, Toon,
 };
 
@@ -290,7 +290,7 @@ fn json_closed_with_a_wrong_bracket_is_a_syntax_error_not_a_cut() {
 
 #[test]
 fn a_block_comment_over_lines_keeps_the_lines_after_it() {
-    use toon_core::{from_json_reply, from_json_reply_with_report, RepairKind};
+    use toon_core::{from_json_reply, reply::from_json_reply_with_report, RepairKind};
     let e = from_json_reply::<serde_json::Value>("{\"a\": 1, /* note\nspanning */\n\"b\": x}")
         .unwrap_err();
     assert_eq!(e.line(), Some(3), "{e}");

@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::corpus::{assert_corpus, load, strings_survive};
-use toon_core::{decode_reply_with_options, json_model_eq};
+use toon_core::{reply::decode_reply_with_options, spec::json_model_eq};
 
 #[test]
 fn corpus() {

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use toon_core::{decode, decode_reply_with_report, DecodeOptions, ParseErrorKind};
+use toon_core::{decode, reply::decode_reply_with_report, spec::DecodeOptions, ParseErrorKind};
 
 #[test]
 fn valid_conformance_documents_decode_exactly_as_the_spec_decoder_does() {

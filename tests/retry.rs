@@ -5,7 +5,9 @@ mod common;
 
 use common::types::{Answer, ComplianceAnalysis, Finding};
 use serde_json::{json, Value};
-use toon_core::{FinishReason, ParseErrorKind, RetryError, Toon, ToonOutputParser, Turn};
+use toon_core::{
+    retry::RetryError, retry::Turn, FinishReason, ParseErrorKind, Toon, ToonOutputParser,
+};
 
 const GOOD: &str =
     "question: When does it end?\nfinding:\n  status: found\n  answer: In 2025.\n  citations[1]: 2";

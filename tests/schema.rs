@@ -13,8 +13,8 @@ use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::{json, Value};
 use toon_core::{
-    decode, from_json_reply, from_json_reply_with_report, response_format, strict_violations,
-    OutputSchema, ParseErrorKind, SchemaDialect, Toon,
+    decode, from_json_reply, reply::from_json_reply_with_report, schema::response_format,
+    schema::strict_violations, schema::SchemaDialect, OutputSchema, ParseErrorKind, Toon,
 };
 
 fn example_answer() -> Answer {
@@ -632,15 +632,18 @@ fn response_format_wraps_a_root_that_is_not_an_object_for_openai() {
     check::<Severity>(json!({"value": "HIGH"}));
     check::<Finding>(json!({"value": {"status": "unanswerable"}}));
 
-    let toon_core::Wrapped(read) = from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(
-        &json!({ "value": capitals }).to_string(),
-    )
-    .unwrap();
+    let toon_core::reply::Wrapped(read) =
+        from_json_reply::<toon_core::reply::Wrapped<Vec<Capital>>>(
+            &json!({ "value": capitals }).to_string(),
+        )
+        .unwrap();
     assert_eq!(read[0].capital, "Lima");
     // The wrapper is read strictly: without it, or beside another key, refused.
-    assert!(from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(&capitals.to_string()).is_err());
+    assert!(
+        from_json_reply::<toon_core::reply::Wrapped<Vec<Capital>>>(&capitals.to_string()).is_err()
+    );
     let extra = json!({"value": capitals, "note": "x"}).to_string();
-    assert!(from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(&extra).is_err());
+    assert!(from_json_reply::<toon_core::reply::Wrapped<Vec<Capital>>>(&extra).is_err());
     // An object root is as it was.
     assert_eq!(
         response_format::<Capital>(SchemaDialect::OpenAi)["json_schema"]["schema"],

@@ -10,7 +10,8 @@ use common::corpus::load;
 use common::types::{Answer, ComplianceAnalysis, Detections, Severity, Violation};
 use serde_json::Value;
 use toon_core::{
-    ParseError, ParseErrorKind, Repair, Reply, ReplyOptions, StreamEvent, Toon, ToonStream,
+    stream::Event as StreamEvent, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions, Toon,
+    ToonStream,
 };
 
 /// Splits `text` into chunks (never inside a character) by `sizes`, cycling.
@@ -347,7 +348,7 @@ fn a_streamed_row_carries_its_repairs_on_its_line() {
     // One text column: the comma in the name has one reading.
     let reply = "Here it is:\npeople[2]{id,name}:\n  1,Ann\n  2,Smith, John\ndone: true\n";
     let (events, finished) = stream::<Roster>(reply, &[5]);
-    let rows: Vec<&toon_core::StreamElement> = events
+    let rows: Vec<&toon_core::stream::Element> = events
         .iter()
         .filter_map(|e| match e {
             StreamEvent::Item { element, .. } => Some(element),
@@ -539,7 +540,7 @@ fn a_row_wrapped_in_tool_call_tags_carries_the_repair() {
 fn streams_are_send_and_sync() {
     fn check<S: Send + Sync>() {}
     check::<ToonStream<ComplianceAnalysis>>();
-    check::<toon_core::ToonEvents<Vec<Violation>>>();
+    check::<toon_core::stream::ToonEvents<Vec<Violation>>>();
 }
 
 /// Texts a step away from a root table whose rows `finish` takes as read
@@ -1266,7 +1267,7 @@ fn a_kept_element_keeps_its_row_while_the_next_rows_are_read() {
         b: Vec<Item>,
     }
     let mut s = ToonStream::<Pair>::new();
-    let only = |events: toon_core::StreamEvents| {
+    let only = |events: toon_core::stream::Events| {
         assert_eq!(events.len(), 1, "{events:?}");
         events.into_iter().next().unwrap()
     };

@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 
 use common::alloc::{peak_during, Counting, CURRENT};
 use common::types::Detections;
-use toon_core::{ParseErrorKind, ReplyOptions, Toon, ToonEvents, ToonStream};
+use toon_core::{stream::ToonEvents, ParseErrorKind, ReplyOptions, Toon, ToonStream};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;

@@ -5,7 +5,9 @@ mod common;
 
 use common::types::*;
 use serde_json::{json, Value};
-use toon_core::{json_mode, strict_violations, OutputSchema, ParseErrorKind, Tool};
+use toon_core::{
+    schema::json_mode, schema::strict_violations, schema::Tool, OutputSchema, ParseErrorKind,
+};
 
 fn all_tools() -> Vec<Tool> {
     vec![
@@ -119,7 +121,9 @@ fn the_calls_arguments_are_read_back_with_the_json_paths_refusals() {
 /// server is sent is a behaviour, pinned here as one snapshot.
 #[test]
 fn every_mechanisms_request_is_pinned() {
-    use toon_core::{constrain_request, response_format, GrammarServer, SchemaDialect};
+    use toon_core::{
+        constrain_request, schema::response_format, schema::SchemaDialect, GrammarServer,
+    };
     let tool = Tool::of::<Capital>();
     let constrained = |server: GrammarServer| {
         let mut body = json!({"model": "m", "messages": []});
@@ -186,7 +190,8 @@ struct Größe {
 #[test]
 fn names_sent_to_openai_keep_to_its_pattern() {
     assert_eq!(Tool::of::<Größe>().name(), "Gre");
-    let rf = toon_core::response_format::<Größe>(toon_core::SchemaDialect::OpenAi);
+    let rf =
+        toon_core::schema::response_format::<Größe>(toon_core::schema::SchemaDialect::OpenAi);
     assert_eq!(rf["json_schema"]["name"], "Gre");
 }
 

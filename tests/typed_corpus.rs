@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use common::corpus::{assert_corpus, load};
 use common::types::{Answer, ComplianceAnalysis, Detections};
 use serde_json::Value;
-use toon_core::{decode, json_model_eq, ParseError, Repair, ReplyOptions, Toon};
+use toon_core::{decode, spec::json_model_eq, ParseError, Repair, ReplyOptions, Toon};
 
 /// A table whose text column is not the last one.
 #[derive(Debug, PartialEq, Toon)]
@@ -161,7 +161,7 @@ fn untyped_corpus_through_the_typed_decoder() {
     assert!(cases.len() >= 70);
     for c in &cases {
         let typed = Value::from_toon_with_options(&c.reply, &c.options);
-        let untyped = toon_core::decode_reply_with_options(&c.reply, &c.options);
+        let untyped = toon_core::reply::decode_reply_with_options(&c.reply, &c.options);
         match (typed, untyped) {
             (Ok(t), Ok(u)) => {
                 assert_eq!(t.value, u.value, "{}", c.name);

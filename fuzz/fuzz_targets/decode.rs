@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toon_core::{decode, encode, DecodeOptions};
+use toon_core::{decode, encode, spec::DecodeOptions};
 
 #[path = "common/bounds.rs"]
 mod bounds;

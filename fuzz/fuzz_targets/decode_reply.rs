@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toon_core::{decode_reply_with_report, ParseErrorKind};
+use toon_core::{reply::decode_reply_with_report, ParseErrorKind};
 
 #[path = "common/bounds.rs"]
 mod bounds;

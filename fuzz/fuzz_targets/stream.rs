@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toon_core::{ParseError, Reply, ReplyOptions, StreamEvent, Toon, ToonStream};
+use toon_core::{stream::Event as StreamEvent, ParseError, Reply, ReplyOptions, Toon, ToonStream};
 
 #[path = "common/bounds.rs"]
 mod bounds;

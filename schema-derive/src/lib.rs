@@ -36,12 +36,12 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
     let reference = match &c.body {
         // A newtype is transparent: it refers to what its inner type refers to.
         Body::Newtype { ty, .. } => quote_spanned! {ty.span()=>
-            fn __shape_ref() -> __toon::Shape { <#ty as __toon::OutputSchema>::__shape_ref() }
+            fn __shape_ref() -> __toon::schema::Shape { <#ty as __toon::OutputSchema>::__shape_ref() }
             fn __optional() -> bool { <#ty as __toon::OutputSchema>::__optional() }
         },
         _ => quote! {
-            fn __shape_ref() -> __toon::Shape {
-                __toon::Shape::Named {
+            fn __shape_ref() -> __toon::schema::Shape {
+                __toon::schema::Shape::Named {
                     name: #name,
                     id: ::core::any::type_name::<Self>(),
                     shape: <Self as __toon::OutputSchema>::__shape,
@@ -54,7 +54,7 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
             use #krate as __toon;
             #[automatically_derived]
             impl #impl_g __toon::OutputSchema for #ident #ty_g #where_g {
-                fn __shape() -> __toon::Shape { #shape }
+                fn __shape() -> __toon::schema::Shape { #shape }
                 #reference
             }
         };

@@ -11,7 +11,7 @@ pub mod types;
 use std::path::Path;
 
 use serde_json::Value;
-use toon_core::{DecodeOptions, Delimiter, EncodeOptions};
+use toon_core::{spec::DecodeOptions, spec::Delimiter, spec::EncodeOptions};
 
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/toon-spec");
 

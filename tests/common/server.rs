@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use toon_core::SchemaDialect;
+use toon_core::schema::SchemaDialect;
 
 /// The servers the end-to-end run asks, one at a time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

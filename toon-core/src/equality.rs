@@ -12,8 +12,8 @@ use serde_json::Value;
 ///
 /// ```
 /// use serde_json::json;
-/// assert!(toon_core::json_model_eq(&json!({"a": 1, "b": [2.0]}), &json!({"a": 1.0, "b": [2]})));
-/// assert!(!toon_core::json_model_eq(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1})));
+/// assert!(toon_core::spec::json_model_eq(&json!({"a": 1, "b": [2.0]}), &json!({"a": 1.0, "b": [2]})));
+/// assert!(!toon_core::spec::json_model_eq(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1})));
 /// ```
 pub fn json_model_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {

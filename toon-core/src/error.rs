@@ -39,7 +39,7 @@ pub enum DecodeErrorKind {
     /// A line that is not a key, a header, a row or an item where one is expected,
     /// or content after a complete root array.
     UnexpectedLine,
-    /// Nesting deeper than [`DecodeOptions::max_depth`](crate::DecodeOptions::max_depth).
+    /// Nesting deeper than [`DecodeOptions::max_depth`](crate::spec::DecodeOptions::max_depth).
     DepthLimit,
 }
 
@@ -79,7 +79,7 @@ impl fmt::Display for DecodeErrorKind {
 /// ```
 /// let err = toon_core::decode("tags[3]: a,b", &Default::default()).unwrap_err();
 /// assert_eq!(err.line(), 1);
-/// assert_eq!(err.kind(), toon_core::DecodeErrorKind::LengthMismatch);
+/// assert_eq!(err.kind(), toon_core::spec::DecodeErrorKind::LengthMismatch);
 /// assert!(err.to_string().contains("declares 3 values but has 2"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

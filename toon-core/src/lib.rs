@@ -11,7 +11,7 @@
 //! - [`Toon::toon_grammar`]: the grammar (GBNF or Lark, [`GrammarSyntax`]) of
 //!   exactly the type's TOON, every text and list bounded, for servers that
 //!   constrain sampling; [`constrain_request`] puts it in a chat request in the
-//!   server's own field ([`GrammarServer`]), and [`reply_text`] reads the reply back.
+//!   server's own field ([`GrammarServer`]).
 //! - Field constraints (`#[toon(range(..), length(..), pattern = "..")]`, also
 //!   read from `#[schemars]` and `#[validate]`), carried into every artefact and
 //!   refused by the decoder as [`ParseErrorKind::Constraint`]; the caller's own
@@ -19,14 +19,20 @@
 //!   ([`ParseError::retry_prompt`], [`ToonOutputParser::parse_with_retries`]).
 //! - How a reply ended ([`FinishReason`], [`ReplyOptions::finish_reason`])
 //!   decides whether a reply that stops short is [`ParseErrorKind::Truncated`].
-//! - [`OutputSchema`] (derive it): [`OutputSchema::json_schema`],
-//!   [`OutputSchema::schema_prompt`], [`response_format`], [`Tool`] (the type as
-//!   an OpenAI or Anthropic tool), [`json_mode`], and [`from_json_reply`] for
-//!   JSON replies into any serde type.
+//! - [`OutputSchema`] (derive it): [`OutputSchema::json_schema`] and
+//!   [`OutputSchema::schema_prompt`]; [`from_json_reply`] reads JSON replies
+//!   into any serde type.
 //! - [`decode`] and [`encode`]: the specification's decoder and encoder over
-//!   the JSON data model (`serde_json::Value`, key order preserved).
-//! - [`decode_reply`] and [`decode_reply_with_report`]: the tolerant decoder for
-//!   model replies without a type.
+//!   the JSON data model (`serde_json::Value`, key order preserved);
+//!   [`decode_reply`]: the tolerant decoder for model replies without a type.
+//!
+//! The rest is in modules: [`spec`] (the codec's options and errors),
+//! [`reply`] (the reply decoder's entry points with options and reports, the
+//! JSON path), [`schema`] (JSON Schema, `response_format`, tools, the type's
+//! [`Shape`](schema::Shape)), [`grammar`] (grammar options and bounds),
+//! [`request`] (constrained requests and reading the reply's text),
+//! [`stream`] (events of a [`ToonStream`]) and [`retry`] (the retry loop's
+//! turns and outcome).
 //!
 //! ```
 //! # #[cfg(feature = "derive")] {
@@ -57,7 +63,7 @@
 //! The modules are layers, each importing only its own and those below it: lines and
 //! tokens (`lines`, `lex`), headers and the decoded tree (`header`, `node`,
 //! where every entry, item and row carries its line), the specification's
-//! decoder and encoder, the type's [`Shape`] and what is built from it (prompt,
+//! decoder and encoder, the type's [`Shape`](schema::Shape) and what is built from it (prompt,
 //! schema, grammar), the reply pipeline (its repair stages in a fixed order over
 //! one buffer of lines borrowed from the completion, then a decode of the
 //! repaired text, where the text as it stands did not decode), and typed
@@ -66,12 +72,11 @@
 //! where every cell reads as it stands; any other row takes the full path,
 //! which repairs, reports or refuses it, each error and repair placed on its
 //! line as it is made. A clean reply is read once. The stream ([`ToonStream`])
-//! sorts each line as it ends; a clean row arrives as a [`StreamElement`] that
-//! keeps its text until read, any other line is read through the same pipeline
-//! and carries its repairs, and a row the type cannot read (which the whole
-//! reply drops) has no event. Each clean row is read into its type once, as
-//! its line ends, and `finish` takes those values where its decode meets the
-//! very rows they were read from.
+//! sorts each line as it ends; a clean row arrives as a
+//! [`stream::Element`] that keeps its text until read, any other line is read
+//! through the same pipeline and carries its repairs, and a row the type
+//! cannot read (which the whole reply drops) has no event. `finish` runs the
+//! decode `from_toon` runs, on the text the stream kept.
 //!
 //! # Specification version
 //!
@@ -114,43 +119,53 @@ mod decode;
 mod encode;
 mod equality;
 mod error;
-mod grammar;
+pub mod grammar;
 mod header;
 mod lex;
 mod lines;
 mod node;
 mod options;
 mod prompt;
-mod reply;
-mod request;
-mod schema;
+pub mod reply;
+pub mod request;
+pub mod schema;
 mod shape;
 mod typed;
 
+/// The specification's codec: TOON text to the JSON data model and back,
+/// exactly as SPEC v4.1 says, with its options and errors.
+pub mod spec {
+    pub use crate::decode::decode;
+    pub use crate::encode::encode;
+    pub use crate::equality::json_model_eq;
+    pub use crate::error::{DecodeError, DecodeErrorKind};
+    pub use crate::options::{DecodeOptions, Delimiter, EncodeOptions};
+}
+
+/// Streaming replies: typed records as the model writes them (see
+/// [`ToonStream`]).
+pub mod stream {
+    pub use crate::typed::{Element, Event, Events, EventsIntoIter, ToonEvents, ToonStream};
+}
+
+/// Asking again: the turns of a retry loop and what it returns (see
+/// [`ToonOutputParser::parse_with_retries`](crate::ToonOutputParser::parse_with_retries)).
+pub mod retry {
+    pub use crate::typed::{Attempt, Retried, RetryError, Turn};
+}
+
 pub use decode::decode;
 pub use encode::encode;
-pub use equality::json_model_eq;
-pub use error::{DecodeError, DecodeErrorKind};
-pub use grammar::{
-    GrammarOptions, GrammarSyntax, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN, FRACTION_DIGITS,
-    LARGEST_MAX_ITEMS, LARGEST_MAX_LEN,
-};
-pub use options::{DecodeOptions, Delimiter, EncodeOptions};
+pub use grammar::GrammarSyntax;
 pub use reply::{
-    decode_reply, decode_reply_with_options, decode_reply_with_report, from_json_reply,
-    from_json_reply_with_check, from_json_reply_with_options, from_json_reply_with_report,
-    FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, Wrapped,
+    decode_reply, from_json_reply, FinishReason, ParseError, ParseErrorKind, Repair, RepairKind,
+    Reply, ReplyOptions,
 };
-pub use request::{
-    constrain_request, constrain_request_with, reply_text, ConstrainError, GrammarServer,
-};
-pub use schema::{
-    json_mode, response_format, strict_violations, OutputSchema, SchemaDialect, Tool,
-};
+pub use request::{constrain_request, GrammarServer};
+pub use schema::OutputSchema;
 /// Derives [`OutputSchema`]; the shapes and keys it takes are those of [`macro@Toon`].
 #[cfg(feature = "derive")]
 pub use schema_derive::OutputSchema;
-pub use shape::{Constraints, Shape};
 /// Derives [`Toon`] for a struct with named fields, a newtype struct (or a
 /// one-field struct marked `transparent`), an enum of unit variants, or an
 /// internally tagged enum (`#[toon(tag = "kind")]` or `#[serde(tag = "kind")]`).
@@ -170,8 +185,4 @@ pub use shape::{Constraints, Shape};
 /// `#[doc = include_str!(..)]` and `#[doc = concat!(..)]`, become descriptions.
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
-pub use typed::{
-    Attempt, Element as StreamElement, Event as StreamEvent, Events as StreamEvents,
-    EventsIntoIter as StreamEventsIntoIter, Retried, RetryError, Toon, ToonEvents,
-    ToonOutputParser, ToonStream, Turn,
-};
+pub use typed::{Toon, ToonOutputParser, ToonStream};

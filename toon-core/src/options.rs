@@ -50,7 +50,7 @@ pub struct DecodeOptions {
     /// last-write-wins.
     pub strict: bool,
     /// The deepest nesting the decoder accepts (default 128, as serde_json). Deeper
-    /// documents are refused with [`DecodeErrorKind::DepthLimit`](crate::DecodeErrorKind::DepthLimit)
+    /// documents are refused with [`DecodeErrorKind::DepthLimit`](crate::spec::DecodeErrorKind::DepthLimit)
     /// instead of exhausting the stack.
     pub max_depth: usize,
 }

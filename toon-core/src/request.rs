@@ -146,7 +146,7 @@ pub fn constrain_request<T: Toon>(
 ///
 /// ```
 /// use serde_json::json;
-/// use toon_core::{constrain_request_with, GrammarOptions, GrammarServer, Toon};
+/// use toon_core::{request::constrain_request_with, grammar::GrammarOptions, GrammarServer, Toon};
 ///
 /// let options = GrammarOptions::new(GrammarServer::LlamaCpp.syntax()).reasoning(400);
 /// let mut body = json!({"model": "local", "messages": [{"role": "user", "content": "Tags?"}]});
@@ -424,13 +424,13 @@ fn tool_name_and_doc(shape: &Shape) -> (String, String) {
 /// let response = json!({"choices": [{"message": {"tool_calls": [
 ///     {"type": "custom", "custom": {"name": "Capital", "input": "country: France\ncapital: Paris"}}
 /// ]}}]});
-/// assert_eq!(toon_core::reply_text(&response).as_deref(), Some("country: France\ncapital: Paris"));
+/// assert_eq!(toon_core::request::reply_text(&response).as_deref(), Some("country: France\ncapital: Paris"));
 ///
 /// let responses_api = json!({"output": [
 ///     {"type": "reasoning", "summary": []},
 ///     {"type": "custom_tool_call", "name": "Capital", "input": "country: Peru\ncapital: Lima"}
 /// ]});
-/// assert_eq!(toon_core::reply_text(&responses_api).as_deref(), Some("country: Peru\ncapital: Lima"));
+/// assert_eq!(toon_core::request::reply_text(&responses_api).as_deref(), Some("country: Peru\ncapital: Lima"));
 /// ```
 pub fn reply_text(response: &Value) -> Option<Cow<'_, str>> {
     if let Some(output) = response["output"].as_array() {

@@ -288,7 +288,7 @@ fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<DefaultValue> {
     })
 }
 
-/// The largest bounds: `toon_core::LARGEST_MAX_ITEMS` and `LARGEST_MAX_LEN`,
+/// The largest bounds: `toon_core::grammar::LARGEST_MAX_ITEMS` and `LARGEST_MAX_LEN`,
 /// whose docs say why.
 pub(crate) const LARGEST_MAX_ITEMS: u32 = 1000;
 /// Why a list's bound cannot be larger, for the refusals of `max_items` and `length(min)`.

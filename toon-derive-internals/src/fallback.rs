@@ -42,7 +42,7 @@ pub fn fallback(input: &DeriveInput, derive: Derive, errors: syn::Error) -> Toke
     let krate = runtime_path(crate_override(input).as_ref());
     let items = match derive {
         Derive::Toon => quote! {
-            fn __shape() -> __toon::Shape { ::core::unimplemented!() }
+            fn __shape() -> __toon::schema::Shape { ::core::unimplemented!() }
             fn __to_value(&self) -> __toon::__private::Value { ::core::unimplemented!() }
             fn __from_node(
                 _: __toon::__private::Node<'_>,
@@ -50,7 +50,7 @@ pub fn fallback(input: &DeriveInput, derive: Derive, errors: syn::Error) -> Toke
             ) -> ::core::result::Result<Self, __toon::ParseError> { ::core::unimplemented!() }
         },
         Derive::OutputSchema => quote! {
-            fn __shape() -> __toon::Shape { ::core::unimplemented!() }
+            fn __shape() -> __toon::schema::Shape { ::core::unimplemented!() }
         },
     };
     let name = syn::Ident::new(derive.name(), proc_macro2::Span::call_site());

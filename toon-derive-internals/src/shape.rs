@@ -1,4 +1,4 @@
-//! The expression that describes a type as a `toon_core::Shape`, shared by both
+//! The expression that describes a type as a `toon_core::schema::Shape`, shared by both
 //! derives; `describe` is the trait whose `__shape_ref` a field's type is asked for.
 
 use proc_macro2::TokenStream;
@@ -58,7 +58,7 @@ fn option_u32(v: Option<u32>) -> TokenStream {
     }
 }
 
-/// The body of `fn __shape() -> __toon::Shape`.
+/// The body of `fn __shape() -> __toon::schema::Shape`.
 pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
     let name = c.input.ident.to_string();
     let doc = &c.doc;
@@ -66,7 +66,7 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
         Body::Struct(fields) => {
             let fields = field_shapes(fields, describe);
             quote! {
-                __toon::Shape::Struct(__toon::__private::StructShape {
+                __toon::schema::Shape::Struct(__toon::__private::StructShape {
                     name: #name,
                     doc: #doc,
                     fields: ::std::vec![#(#fields),*],
@@ -79,7 +79,7 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
             let docs = variants.iter().map(|v| &v.doc);
             let aliases = variants.iter().flat_map(|v| &v.attrs.aliases);
             quote! {
-                __toon::Shape::Enum(__toon::__private::EnumShape {
+                __toon::schema::Shape::Enum(__toon::__private::EnumShape {
                     name: #name,
                     doc: #doc,
                     variants: ::std::vec![#((#wires, #docs)),*],
@@ -100,7 +100,7 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
                 }
             });
             quote! {
-                __toon::Shape::Tagged(__toon::__private::TaggedShape {
+                __toon::schema::Shape::Tagged(__toon::__private::TaggedShape {
                     name: #name,
                     doc: #doc,
                     tag: #tag,

@@ -39,7 +39,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             use #krate as __toon;
             #[automatically_derived]
             impl #impl_g __toon::Toon for #ident #ty_g #where_g {
-                fn __shape() -> __toon::Shape { #shape }
+                fn __shape() -> __toon::schema::Shape { #shape }
                 fn __to_value(&self) -> __toon::__private::Value { #to_value }
                 fn __from_node(
                     __node: __toon::__private::Node<'_>,
@@ -195,7 +195,7 @@ fn expand_newtype(member: &syn::Member, ty: &syn::Type) -> Body3 {
             <#ty as __toon::Toon>::__from_node(__node, __cx).map(#wrap)
         },
         extra: quote_spanned! {ty.span()=>
-            fn __shape_ref() -> __toon::Shape { <#ty as __toon::Toon>::__shape_ref() }
+            fn __shape_ref() -> __toon::schema::Shape { <#ty as __toon::Toon>::__shape_ref() }
             fn __missing() -> ::core::option::Option<Self> {
                 <#ty as __toon::Toon>::__missing().map(#wrap)
             }
@@ -304,8 +304,8 @@ fn expand_tagged(c: &Container<'_>, tag: &str, variants: &[Variant<'_>]) -> Body
 /// A struct or tagged enum is referred to by name, so recursive types work.
 fn named_shape_ref(name: &str) -> TokenStream {
     quote! {
-        fn __shape_ref() -> __toon::Shape {
-            __toon::Shape::Named {
+        fn __shape_ref() -> __toon::schema::Shape {
+            __toon::schema::Shape::Named {
                 name: #name,
                 id: ::core::any::type_name::<Self>(),
                 shape: <Self as __toon::Toon>::__shape,

@@ -17,7 +17,7 @@ use toon_benchmarks::{
     change_inputs, compliance, detections, interleaved, violation_inputs, ComplianceAnalysis,
     Decoder, Detections, Violation,
 };
-use toon_core::{OutputSchema, StreamEvent, Toon, ToonStream};
+use toon_core::{stream::Event as StreamEvent, OutputSchema, Toon, ToonStream};
 
 /// Counts allocations while `COUNTING` is set (the allocation figures of the
 /// decode-speed tables); otherwise the system allocator with one relaxed load.

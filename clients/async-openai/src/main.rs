@@ -24,8 +24,9 @@ use async_openai::Client;
 use serde_json::{json, Value};
 use tokio_stream::StreamExt;
 use toon_core::{
-    constrain_request, from_json_reply_with_options, reply_text, response_format, FinishReason,
-    GrammarServer, OutputSchema, ReplyOptions, SchemaDialect, StreamEvent, Tool, Toon, ToonStream,
+    constrain_request, reply::from_json_reply_with_options, request::reply_text,
+    schema::response_format, schema::SchemaDialect, schema::Tool, stream::Event as StreamEvent,
+    FinishReason, GrammarServer, OutputSchema, ReplyOptions, Toon, ToonStream,
 };
 
 /// Objects seen in a described scene.

@@ -2,10 +2,10 @@
 //! in, for servers that constrain sampling to a grammar.
 //!
 //! [`Toon::toon_grammar`](crate::Toon::toon_grammar) builds it from the same
-//! [`Shape`](crate::Shape) as the header, the prompt and the decoder; every reply
+//! [`Shape`] as the header, the prompt and the decoder; every reply
 //! it admits is valid TOON that `T::from_toon` reads with no repair, and refuses
 //! only for a constraint the grammar does not hold (listed on [`GrammarSyntax`]).
-//! [`constrain_request`] adds it to a chat request in each server's own field.
+//! [`constrain_request`](crate::constrain_request) adds it to a chat request in each server's own field.
 //!
 //! What the grammar holds and its bounds are on [`GrammarSyntax`], the page a
 //! user reaches from [`Toon::toon_grammar`](crate::Toon::toon_grammar).
@@ -136,7 +136,7 @@ pub enum GrammarSyntax {
 /// writes exactly [`Toon::toon_grammar`](crate::Toon::toon_grammar)'s grammar.
 ///
 /// ```
-/// use toon_core::{GrammarOptions, GrammarSyntax, Toon};
+/// use toon_core::{grammar::GrammarOptions, GrammarSyntax, Toon};
 ///
 /// let plain = GrammarOptions::new(GrammarSyntax::Gbnf);
 /// assert_eq!(Vec::<String>::toon_grammar_with(&plain), Vec::<String>::toon_grammar(GrammarSyntax::Gbnf));

@@ -33,7 +33,7 @@ pub enum ParseErrorKind {
     /// A field the type requires is missing.
     MissingField,
     /// The reply is longer or nests deeper than the decoder's limits
-    /// ([`ReplyOptions`](crate::ReplyOptions), [`DecodeOptions::max_depth`](crate::DecodeOptions::max_depth)).
+    /// ([`ReplyOptions`](crate::ReplyOptions), [`DecodeOptions::max_depth`](crate::spec::DecodeOptions::max_depth)).
     LimitExceeded,
     /// A value has the wrong type for its field (a word where a number belongs,
     /// an unknown enum value).

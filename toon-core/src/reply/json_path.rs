@@ -62,7 +62,7 @@ pub fn from_json_reply_with_report<T: DeserializeOwned>(
 /// refusal carrying the message.
 ///
 /// ```
-/// use toon_core::{from_json_reply_with_check, ParseErrorKind, ReplyOptions};
+/// use toon_core::{reply::from_json_reply_with_check, ParseErrorKind, ReplyOptions};
 /// let sent = 6;
 /// let check = |ids: &Vec<u32>| match ids.iter().find(|&&i| i as usize > sent) {
 ///     Some(i) => Err(format!("source {i} does not exist; cite 1 to {sent}")),
@@ -98,7 +98,7 @@ pub fn from_json_reply_with_check<T: DeserializeOwned>(
 /// malformed JSON (`Syntax`), never called cut off.
 ///
 /// ```
-/// use toon_core::{from_json_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
+/// use toon_core::{reply::from_json_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
 /// #[derive(Debug, serde::Deserialize)]
 /// struct Capital { capital: String }
 /// let stop = ReplyOptions { finish_reason: FinishReason::Stop, ..Default::default() };

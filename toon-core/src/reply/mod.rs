@@ -44,7 +44,7 @@ use forgive::{Forgiving, Note};
 /// suit model replies.
 ///
 /// ```
-/// use toon_core::{decode_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
+/// use toon_core::{reply::decode_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
 /// // A reply the server cut at its token limit is never read as complete.
 /// let cut = ReplyOptions { finish_reason: FinishReason::Length, ..Default::default() };
 /// let err = decode_reply_with_options("answer: Par", &cut).unwrap_err();
@@ -113,7 +113,7 @@ pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
 ///
 /// ```
 /// use toon_core::RepairKind;
-/// let reply = toon_core::decode_reply_with_report("tags[5]: a,b,c").unwrap();
+/// let reply = toon_core::reply::decode_reply_with_report("tags[5]: a,b,c").unwrap();
 /// assert_eq!(reply.value["tags"].as_array().unwrap().len(), 3);
 /// assert_eq!(reply.repairs[0].kind, RepairKind::CorrectedLength);
 /// assert_eq!(reply.repairs[0].line, 1);
@@ -128,7 +128,7 @@ pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseE
 /// [`decode_reply_with_report`] with limits other than the defaults.
 ///
 /// ```
-/// use toon_core::{decode_reply_with_options, ParseErrorKind, ReplyOptions};
+/// use toon_core::{reply::decode_reply_with_options, ParseErrorKind, ReplyOptions};
 /// let tight = ReplyOptions { max_bytes: 8, ..Default::default() };
 /// let err = decode_reply_with_options("answer: far too long", &tight).unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::LimitExceeded);

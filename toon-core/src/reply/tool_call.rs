@@ -45,7 +45,7 @@ impl Tool {
     /// own, or Anthropic's `input`) is refused, never settled by keeping one.
     ///
     /// ```
-    /// # use toon_core::{OutputSchema, Tool};
+    /// # use toon_core::{OutputSchema, schema::Tool};
     /// # #[derive(Debug, OutputSchema, serde::Deserialize)]
     /// # struct Verdict { ok: bool }
     /// let body = r#"{"content": [{"type": "tool_use", "name": "Verdict",

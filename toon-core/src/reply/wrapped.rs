@@ -9,13 +9,13 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 /// A reply of a type that is not a JSON object (a list, an enum, an
-/// `Option`), read from the object `{"value": …}` that [`Tool`](crate::Tool)
-/// and [`response_format`](crate::response_format) ask for where OpenAI's strict mode
+/// `Option`), read from the object `{"value": …}` that [`Tool`](crate::schema::Tool)
+/// and [`response_format`](crate::schema::response_format) ask for where OpenAI's strict mode
 /// takes only an object at the root. `value` missing, beside another key or
 /// given twice is refused, never read as `null`.
 ///
 /// ```
-/// use toon_core::{from_json_reply, Wrapped};
+/// use toon_core::{from_json_reply, reply::Wrapped};
 ///
 /// let Wrapped(cities) = from_json_reply::<Wrapped<Vec<String>>>(r#"{"value": ["Lima", "Quito"]}"#).unwrap();
 /// assert_eq!(cities, ["Lima", "Quito"]);

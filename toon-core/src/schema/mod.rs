@@ -5,12 +5,11 @@ mod impls;
 mod json_schema;
 mod tool;
 
+pub use crate::shape::{Constraints, Shape};
 pub use tool::{json_mode, Tool};
 pub(crate) use tool::{name_and_doc, object_root, tool_name};
 
 use serde_json::{json, Value};
-
-use crate::shape::Shape;
 
 pub use json_schema::strict_violations;
 
@@ -77,12 +76,12 @@ pub enum SchemaDialect {
 /// [`OpenAi`](SchemaDialect::OpenAi) form a type that is not an object (a
 /// list, an enum, an `Option`, a tagged enum's `anyOf`) is wrapped as the one
 /// property `value` of an object, as a [`Tool`]'s parameters are; read such a
-/// reply as [`Wrapped<T>`](crate::Wrapped). llama-cpp-python's form takes any
+/// reply as [`Wrapped<T>`](crate::reply::Wrapped). llama-cpp-python's form takes any
 /// root and is never wrapped.
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use toon_core::{response_format, OutputSchema, SchemaDialect};
+/// use toon_core::{schema::response_format, OutputSchema, schema::SchemaDialect};
 ///
 /// /// A country and its capital.
 /// #[derive(OutputSchema, serde::Deserialize)]
@@ -102,7 +101,7 @@ pub enum SchemaDialect {
 /// let rf = response_format::<Vec<Capital>>(SchemaDialect::OpenAi);
 /// assert_eq!(rf["json_schema"]["schema"]["properties"]["value"]["type"], "array");
 /// let reply = r#"{"value": [{"country": "Peru", "capital": "Lima"}]}"#;
-/// let toon_core::Wrapped(list) = toon_core::from_json_reply::<toon_core::Wrapped<Vec<Capital>>>(reply).unwrap();
+/// let toon_core::reply::Wrapped(list) = toon_core::from_json_reply::<toon_core::reply::Wrapped<Vec<Capital>>>(reply).unwrap();
 /// assert_eq!(list[0].capital, "Lima");
 /// # }
 /// ```

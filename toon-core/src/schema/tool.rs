@@ -15,7 +15,7 @@ use crate::shape::Shape;
 /// [`read`](Tool::read) unwraps it.
 ///
 /// ```
-/// use toon_core::{OutputSchema, Tool};
+/// use toon_core::{OutputSchema, schema::Tool};
 /// /// A country and its capital city.
 /// #[derive(OutputSchema, serde::Deserialize)]
 /// struct Capital { country: String, capital: String }

@@ -227,7 +227,7 @@ pub trait Toon: Sized + Send + Sync + 'static {
 
     /// The grammar as `options` say: [`toon_grammar`](Toon::toon_grammar)'s
     /// grammar in the options' syntax, after a reasoning block where
-    /// [`GrammarOptions::reasoning`](crate::GrammarOptions::reasoning) asks for one.
+    /// [`GrammarOptions::reasoning`](crate::grammar::GrammarOptions::reasoning) asks for one.
     fn toon_grammar_with(options: &GrammarOptions) -> String {
         crate::grammar::toon_grammar_with(&Self::__shape(), options)
     }
@@ -240,7 +240,7 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// [`constrain_request`](crate::constrain_request) sets the limit to the
     /// worst case of the server's syntax where the request has none, and
     /// refuses a smaller one. For one syntax, or with a reasoning block, see
-    /// [`GrammarOptions::max_reply_bytes`](crate::GrammarOptions::max_reply_bytes).
+    /// [`GrammarOptions::max_reply_bytes`](crate::grammar::GrammarOptions::max_reply_bytes).
     ///
     /// ```
     /// use toon_core::{GrammarSyntax, Toon};

@@ -149,7 +149,7 @@ impl<T: Toon> ToonOutputParser<T> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toon_core::{FinishReason, ToonOutputParser, Turn};
+    /// use toon_core::{FinishReason, ToonOutputParser, retry::Turn};
     /// let mut replies = vec!["[2]: 7,lots", "[2]: 7,8"].into_iter();
     /// let messages = vec![json!({"role": "user", "content": "Two numbers, as TOON."})];
     /// let got = ToonOutputParser::<Vec<u8>>::new()

@@ -18,7 +18,7 @@ use super::Event;
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use toon_core::{StreamEvent, StreamEvents, Toon, ToonStream};
+/// use toon_core::{stream::Event as StreamEvent, stream::Events as StreamEvents, Toon, ToonStream};
 ///
 /// #[derive(Debug, PartialEq, Toon)]
 /// struct Row { id: u32 }

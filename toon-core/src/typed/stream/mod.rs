@@ -70,7 +70,7 @@ use crate::reply::{ParseError, Reply, ReplyOptions};
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use toon_core::{Toon, ToonStream, StreamEvent};
+/// use toon_core::{Toon, ToonStream, stream::Event as StreamEvent};
 ///
 /// #[derive(Debug, PartialEq, Toon)]
 /// struct Row { id: u32, name: String }
@@ -214,7 +214,7 @@ impl<T: Toon> ToonStream<T> {
             };
             let line_end = from + end;
             let line = self.text[self.scanned..line_end].trim_end_matches('\r');
-            self.reader.line(line, self.scanned, &mut events);
+            self.reader.line(line, &mut events);
             self.scanned = line_end + 1;
         }
         if !self.keep_text {
@@ -258,7 +258,7 @@ impl<T: Toon> ToonStream<T> {
         };
         if self.scanned < self.text.len() {
             let line = self.text[self.scanned..].trim_end_matches('\r');
-            self.reader.line(line, self.scanned, &mut events);
+            self.reader.line(line, &mut events);
             self.scanned = self.text.len();
         }
         self.reader.close_block(&mut events);
@@ -467,7 +467,7 @@ fn find_newline(text: &[u8]) -> Option<usize> {
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use toon_core::{Toon, ToonEvents};
+/// use toon_core::{Toon, stream::ToonEvents};
 ///
 /// #[derive(Debug, PartialEq, Toon)]
 /// struct Row { id: u32 }

@@ -69,9 +69,6 @@ pub(super) struct Reader {
     line: usize,
     /// Whether the whole reply keeps a table row, as the type reads it.
     stream_row: ReadRow,
-    /// The line being read: its address and length, and where it begins in
-    /// the completion, so that a row knows its bytes.
-    at: (usize, usize, usize),
     /// The memory each clean row's cells are read into, row after row.
     cells: Vec<Scalar<'static>>,
     /// The last clean row's text, written over by the next where no event holds it.
@@ -118,7 +115,6 @@ impl Reader {
             options,
             line: 0,
             stream_row,
-            at: (0, 0, 0),
             cells: Vec::new(),
             open_tags: 0,
             think: Think::default(),
@@ -148,10 +144,9 @@ impl Reader {
         self.line += n;
     }
 
-    /// The next complete line of the completion, which begins at byte `start`.
-    pub(super) fn line(&mut self, line: &str, start: usize, events: &mut Events) {
+    /// The next complete line of the completion.
+    pub(super) fn line(&mut self, line: &str, events: &mut Events) {
         self.line += 1;
-        self.at = (line.as_ptr() as usize, line.len(), start);
         let before = events.len();
         if let Some((depth, content, colon)) = self.plain_row(line) {
             self.row_depth = Some(depth);
