@@ -1296,3 +1296,12 @@ fn a_kept_element_keeps_its_row_while_the_next_rows_are_read() {
     assert_eq!((&**key, *index), ("b", 0));
     assert_eq!(s.finish().unwrap().value.a[3], row(4, "Di"));
 }
+
+/// A stream of a type that is `Send` and `Sync` is too, so an async client
+/// can hold one across an await; the trait itself asks neither.
+#[test]
+fn a_stream_is_send_where_its_type_is() {
+    fn send_sync<S: Send + Sync>() {}
+    send_sync::<ToonStream<ComplianceAnalysis>>();
+    send_sync::<toon_core::stream::ToonEvents<Vec<Row>>>();
+}

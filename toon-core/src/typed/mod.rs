@@ -35,13 +35,12 @@ use crate::reply::{
 /// 64 bits and the floats, `Option`, `Vec`, `Box`, maps with `String` keys,
 /// `serde_json::Value`) implement it already.
 ///
-/// A `Toon` type is `'static`, `Send` and `Sync`: it owns everything it reads
-/// from a reply (the derive refuses borrowed fields), which lets a stream,
-/// itself `Send` and `Sync`, keep the rows it has already read for its `finish`.
+/// A `Toon` type owns everything it reads from a reply: the derive refuses
+/// borrowed fields.
 ///
 /// The `__` methods are what the derive generates; they are not part of the
 /// stable API. Call the others.
-pub trait Toon: Sized + Send + Sync + 'static {
+pub trait Toon: Sized {
     #[doc(hidden)]
     fn __shape() -> Shape;
 
@@ -98,8 +97,7 @@ pub trait Toon: Sized + Send + Sync + 'static {
     /// array for `""`): `Some(false)` for a row its reading drops (a row the
     /// element type cannot read, reported as `dropped_row`), so that a stream
     /// neither emits it nor counts it; `None` where `key` names no array of
-    /// this type. A row read in one pass goes into the row's sink, where the
-    /// stream keeps values for its `finish`.
+    /// this type.
     #[doc(hidden)]
     fn __stream_row(_key: &str, _row: &mut StreamRow<'_, '_>) -> Option<bool> {
         None
