@@ -179,12 +179,12 @@ pub fn refused_reply(toon: &str, column: usize) -> String {
 
 /// Reads a reply with rows the type cannot read refused, not dropped
 /// (`refuse_dropped_rows`): by default such a row is dropped and reported.
-pub fn read_refused<T: Toon>(reply: &str) -> Result<Vec<T>, toon_core::ParseError> {
+pub fn read_refused<T: Toon>(reply: &str) -> Result<T, toon_core::ParseError> {
     let options = toon_core::ReplyOptions {
         refuse_dropped_rows: true,
         ..Default::default()
     };
-    Vec::<T>::from_toon_with_options(reply, &options).map(|r| r.value)
+    T::from_toon_with_options(reply, &options).map(|r| r.value)
 }
 
 /// A decoder under test: its benchmark name and what it runs.
@@ -207,8 +207,17 @@ pub fn interleaved<T>(
     decoders.iter().map(|d| d.0).zip(best).collect()
 }
 
+/// The rows as most types hold them: a table under a key of a struct, and a
+/// field after it.
+#[derive(Debug, PartialEq, Serialize, Deserialize, Toon)]
+pub struct Rooted<T> {
+    pub rows: Vec<T>,
+    pub done: bool,
+}
+
 /// The texts the decode benchmarks read: the same rows as TOON, as JSON, as
-/// TOON needing repairs, and as TOON the type refuses on its last row.
+/// TOON needing repairs, and as TOON the type refuses on its last row; and
+/// the same three TOON texts as a [`Rooted`] struct's.
 pub struct DecodeInputs<T> {
     /// Prefixed to each benchmark's name (`""` or `"short_"`).
     pub prefix: &'static str,
@@ -217,6 +226,21 @@ pub struct DecodeInputs<T> {
     pub json: String,
     pub repaired: String,
     pub refused: String,
+    /// `toon`, `repaired` and `refused` with the table under `rows:` and
+    /// `done: true` after it.
+    pub rooted: [String; 3],
+}
+
+/// A root table's reply (`[N]{..}:` and its rows) as a [`Rooted`] struct's:
+/// the header keyed `rows` and `done: true` after the rows, inside the
+/// fence where there is one.
+fn rooted(reply: &str) -> String {
+    let at = reply.find("[").expect("a table header");
+    let (head, rest) = reply.split_at(at);
+    match rest.strip_suffix("\n```") {
+        Some(table) => format!("{head}rows{table}\ndone: true\n```"),
+        None => format!("{head}rows{rest}\ndone: true"),
+    }
 }
 
 /// `rows` violations (the compliance records: sentences in two cells).
@@ -240,11 +264,13 @@ where
     /// on its last line).
     pub fn new(prefix: &'static str, data: Vec<T>, column: usize) -> Self {
         let toon = data.to_toon();
+        let (repaired, refused) = (repaired_reply(&toon), refused_reply(&toon, column));
         let inputs = DecodeInputs {
             prefix,
             json: serde_json::to_string(&data).unwrap(),
-            repaired: repaired_reply(&toon),
-            refused: refused_reply(&toon, column),
+            rooted: [rooted(&toon), rooted(&repaired), rooted(&refused)],
+            repaired,
+            refused,
             toon,
             data,
         };
@@ -257,10 +283,14 @@ where
             };
             assert_eq!(decode(), expected, "{name} reads the data back");
         }
-        let Err(e) = read_refused::<T>(&inputs.refused) else {
+        let Err(e) = read_refused::<Vec<T>>(&inputs.refused) else {
             panic!("the refused reply was read");
         };
         assert_eq!(e.line(), Some(inputs.refused.lines().count()), "{e}");
+        let Err(e) = read_refused::<Rooted<T>>(&inputs.rooted[2]) else {
+            panic!("the refused struct-rooted reply was read");
+        };
+        assert_eq!(e.line(), Some(inputs.rooted[2].lines().count() - 1), "{e}");
         inputs
     }
 
@@ -279,6 +309,11 @@ where
             .collect();
         let lines: Vec<&str> = self.toon.split_inclusive('\n').collect();
         let (read_chunks, feed_chunks) = (chunks.clone(), chunks.clone());
+        let rooted = &self.rooted[0];
+        let struct_chunks: Vec<&str> = (0..rooted.len())
+            .step_by(4)
+            .map(|at| &rooted[at..rooted.len().min(at + 4)])
+            .collect();
         vec![
             (
                 named("serde_json"),
@@ -294,7 +329,7 @@ where
             ),
             (
                 named("from_toon_refused"),
-                Box::new(|| match read_refused::<T>(&self.refused) {
+                Box::new(|| match read_refused::<Vec<T>>(&self.refused) {
                     Ok(_) => panic!("the refused reply was read"),
                     Err(e) => {
                         std::hint::black_box(e);
@@ -352,6 +387,35 @@ where
                     }
                     assert_eq!(s.finish().unwrap().value.len(), rows.len());
                     rows
+                }),
+            ),
+            (
+                named("struct_from_toon"),
+                Box::new(|| Rooted::<T>::from_toon(&self.rooted[0]).unwrap().rows),
+            ),
+            (
+                named("struct_from_toon_repairs"),
+                Box::new(|| Rooted::<T>::from_toon(&self.rooted[1]).unwrap().rows),
+            ),
+            (
+                named("struct_from_toon_refused"),
+                Box::new(|| match read_refused::<Rooted<T>>(&self.rooted[2]) {
+                    Ok(_) => panic!("the refused reply was read"),
+                    Err(e) => {
+                        std::hint::black_box(e);
+                        Vec::new()
+                    }
+                }),
+            ),
+            (
+                named("struct_stream_4_bytes"),
+                Box::new(move || {
+                    let mut s = toon_core::ToonStream::<Rooted<T>>::new();
+                    for chunk in &struct_chunks {
+                        s.push(chunk);
+                    }
+                    s.end();
+                    s.finish().unwrap().value.rows
                 }),
             ),
             (
