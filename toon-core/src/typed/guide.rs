@@ -260,9 +260,8 @@ fn complete_header(
 
 /// Mends the rows of a top-level table, where the type makes it safe: extra
 /// cells from an unquoted delimiter rejoined into the one text column they can
-/// belong to (quoted whole; with two candidate columns, only where one comma
-/// alone is followed by a space, as prose's are; else the row is left for the
-/// untyped repairs to drop and report), a missing
+/// belong to (quoted whole; with two candidate columns, two readings, the row
+/// is left for the untyped repairs to drop and report), a missing
 /// optional cell read as null; a row short of a required cell is noted for the
 /// refusal that names it.
 fn mend_rows(
@@ -301,6 +300,19 @@ fn mend_rows(
         }
         let indent = indent_of(line);
         let row = line[indent..].trim_end_matches(' ');
+        // Most rows are as wide as their header: counted, not collected, and
+        // without a quote by the delimiter alone.
+        let (mut count, mut quoted) = (1, false);
+        for b in row.bytes() {
+            count += usize::from(u32::from(b) == u32::from(h.delim));
+            quoted |= b == b'"';
+        }
+        if quoted {
+            count = split_unquoted(row, h.delim).count();
+        }
+        if count + 1 != width && count <= width {
+            continue;
+        }
         let cells: Vec<&str> = split_unquoted(row, h.delim).collect();
         if cells.len() + 1 == width {
             // One cell short: which column can be missing, every other cell still
