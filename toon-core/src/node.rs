@@ -156,12 +156,12 @@ pub(crate) fn open_column(
 
 /// The column of the field `key` among `fields`, the `nth` the type has asked
 /// for in this row. Generated code asks for its fields in the same order in
-/// every row, so after the first row each is found by comparing the key's
-/// address (a literal of the generated code) instead of searching the header.
+/// every row, so after the first row each is found by comparing the key with
+/// the one the memo holds at that place instead of searching the header.
 #[inline(always)]
 fn column_of(fields: &[Field], memo: &mut Memo, nth: usize, key: &'static str) -> Option<usize> {
     match memo.get(nth) {
-        Some(&(k, col)) if std::ptr::eq(k, key) => col,
+        Some(&(k, col)) if k == key => col,
         _ => search_column(fields, memo, nth, key),
     }
 }

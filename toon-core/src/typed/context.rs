@@ -70,7 +70,7 @@ impl Cx {
     ) -> Result<(), ParseError> {
         let patterns = &mut self.patterns;
         let mut regex = |p: &'static str| -> Option<bool> {
-            let at = match patterns.iter().position(|(q, _)| std::ptr::eq(*q, p)) {
+            let at = match patterns.iter().position(|(q, _)| *q == p) {
                 Some(at) => at,
                 None => {
                     patterns.push((p, regex_lite::Regex::new(p).ok()));
