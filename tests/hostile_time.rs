@@ -1,6 +1,7 @@
 //! Time linear in the input, for the paths a hostile reply can make long:
 //! the JSON mend (raw line breaks, comments, single quotes) and a header of
-//! thousands of fields, through the reply decoder and a stream. Each is timed
+//! thousands of fields, through the reply decoder and a stream, and a stream
+//! fed one long line in small pushes. Each is timed
 //! at n and at 4n: linear work takes about four times as long, quadratic
 //! sixteen. One test, so nothing else in this binary runs meanwhile.
 
@@ -40,6 +41,36 @@ fn grows_linearly(what: &str, make: impl Fn(usize) -> String, read: impl Fn(&str
 fn time_is_linear_in_the_input() {
     the_json_mend_is_linear_in_the_reply();
     a_wide_header_is_linear_in_its_fields();
+    a_push_costs_its_own_bytes();
+}
+
+/// A push reads its own bytes, not the line so far again: one long line fed
+/// 4 bytes at a time (a text value, a row of many cells) costs time linear in
+/// the line, as the pushes' total bytes are.
+fn a_push_costs_its_own_bytes() {
+    for (what, make) in [
+        (
+            "a long text value, pushed 4 bytes at a time",
+            (|n: usize| format!("note: {}\ndone: true", "word ".repeat(n))) as fn(usize) -> String,
+        ),
+        ("a long row, pushed 4 bytes at a time", |n: usize| {
+            format!("rows[1]{{a,b}}:\n  x,{}\ndone: true", "y".repeat(5 * n))
+        }),
+    ] {
+        grows_linearly(
+            what,
+            make,
+            |s| {
+                let mut stream = ToonStream::<Value>::new();
+                for piece in s.as_bytes().chunks(4) {
+                    let _ = stream.push(std::str::from_utf8(piece).unwrap());
+                }
+                let _ = stream.end();
+                stream.finish().unwrap();
+            },
+            20_000,
+        );
+    }
 }
 
 fn the_json_mend_is_linear_in_the_reply() {
