@@ -22,6 +22,16 @@ fn fastest(f: impl Fn()) -> Duration {
         .unwrap()
 }
 
+/// `text` (ASCII) fed to a stream `n` bytes a push, then finished.
+fn streamed(text: &str, n: usize) {
+    let mut stream = ToonStream::<Value>::new();
+    for piece in text.as_bytes().chunks(n) {
+        let _ = stream.push(std::str::from_utf8(piece).unwrap());
+    }
+    let _ = stream.end();
+    stream.finish().unwrap();
+}
+
 /// `make(n)` read by `read` at n and at 4n: linear growth takes about four
 /// times as long, quadratic sixteen. The bound, eight times and a few
 /// milliseconds, holds for linear work on a loaded machine.
@@ -57,19 +67,7 @@ fn a_push_costs_its_own_bytes() {
             format!("rows[1]{{a,b}}:\n  x,{}\ndone: true", "y".repeat(5 * n))
         }),
     ] {
-        grows_linearly(
-            what,
-            make,
-            |s| {
-                let mut stream = ToonStream::<Value>::new();
-                for piece in s.as_bytes().chunks(4) {
-                    let _ = stream.push(std::str::from_utf8(piece).unwrap());
-                }
-                let _ = stream.end();
-                stream.finish().unwrap();
-            },
-            20_000,
-        );
+        grows_linearly(what, make, |s| streamed(s, 4), 20_000);
     }
 }
 
@@ -128,17 +126,5 @@ fn a_wide_header_is_linear_in_its_fields() {
         },
         1_000,
     );
-    grows_linearly(
-        "a stream",
-        make,
-        |s| {
-            let mut stream = ToonStream::<Value>::new();
-            for piece in s.as_bytes().chunks(64) {
-                let _ = stream.push(std::str::from_utf8(piece).unwrap());
-            }
-            let _ = stream.end();
-            stream.finish().unwrap();
-        },
-        1_000,
-    );
+    grows_linearly("a stream", make, |s| streamed(s, 64), 1_000);
 }
