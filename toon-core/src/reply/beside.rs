@@ -17,7 +17,7 @@ use crate::lex::trim_spaces;
 #[derive(Clone, Copy)]
 pub(super) enum Keys<'a> {
     Guide(Option<&'a dyn Guide>),
-    Json(&'a [String]),
+    Json(&'a std::collections::HashSet<String>),
 }
 
 impl Keys<'_> {
@@ -31,7 +31,7 @@ impl Keys<'_> {
                     .strip_prefix('"')
                     .and_then(|k| k.strip_suffix('"'))
                     .unwrap_or(key);
-                keys.iter().any(|k| k == key)
+                keys.contains(key)
             }
         }
     }

@@ -3,6 +3,7 @@
 
 use crate::reply::layout::is_blank;
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -299,16 +300,16 @@ struct First<T> {
     end: usize,
     /// The keys of the value's object (empty for any other value): a line
     /// beginning with two of them after it is the answer again.
-    keys: Vec<String>,
+    keys: HashSet<String>,
 }
 
 /// A JSON value read only to find a key written twice in one object; it
-/// keeps an object's keys.
-struct UniqueKeys(Vec<String>);
+/// keeps an object's keys, the set it finds them in.
+struct UniqueKeys(HashSet<String>);
 
 impl<'de> serde::Deserialize<'de> for UniqueKeys {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueKeys(Vec::new()))
+        d.deserialize_any(UniqueKeys(HashSet::new()))
     }
 }
 
@@ -344,15 +345,14 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
-        let mut seen = std::collections::HashSet::new();
-        let mut keys = Vec::new();
+        let mut keys = HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            if !seen.insert(key.clone()) {
+            if keys.contains(&key) {
                 return Err(serde::de::Error::custom(format_args!(
                     "{DUPLICATE} `{key}`"
                 )));
             }
-            keys.push(key);
+            keys.insert(key);
             map.next_value::<UniqueKeys>()?;
         }
         Ok(UniqueKeys(keys))
@@ -371,7 +371,7 @@ const DUPLICATE: &str = "duplicate key";
 fn prose_after(
     text: &str,
     end: usize,
-    keys: &[String],
+    keys: &HashSet<String>,
     repairs: &mut Vec<Repair>,
 ) -> Result<(), usize> {
     let rest = &text[end..];
