@@ -21,12 +21,12 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use toon_core::{
-    reply::from_json_reply_with_options, schema::response_format, schema::SchemaDialect,
-    FinishReason, OutputSchema, ReplyOptions,
+    schema::response_format, schema::SchemaDialect, FinishReason, OutputSchema, Toon,
+    ToonOutputParser,
 };
 
 /// A country and its capital city.
-#[derive(Debug, PartialEq, Serialize, Deserialize, OutputSchema)]
+#[derive(Debug, PartialEq, Serialize, Deserialize, Toon, OutputSchema)]
 pub struct Capital {
     /// The country's name in English, as asked about.
     pub country: String,
@@ -55,12 +55,11 @@ pub fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> u8 {
-    let options = ReplyOptions {
-        finish_reason,
-        ..Default::default()
-    };
-    match from_json_reply_with_options::<Capital>(completion, &options) {
-        Ok((capital, _)) => {
+    let parser = ToonOutputParser::<Capital>::new()
+        .json()
+        .finish_reason(finish_reason);
+    match parser.parse(completion) {
+        Ok(capital) => {
             let _ = writeln!(
                 out,
                 "{}",

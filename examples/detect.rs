@@ -60,10 +60,14 @@ pub fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<Vec<Detection>, u8> {
-    let raw: Vec<RawDetection> = toon_core::from_json_reply(completion).map_err(|e| {
-        let _ = writeln!(err, "{e}");
-        2
-    })?;
+    // `[i64; 4]` is no `Toon` type: serde reads it.
+    let options = toon_core::ReplyOptions::default();
+    let raw: Vec<RawDetection> = toon_core::reply::from_json_serde(completion, &options)
+        .map(|r| r.value)
+        .map_err(|e| {
+            let _ = writeln!(err, "{e}");
+            2
+        })?;
     let mut found = Vec::new();
     for r in raw {
         match to_detection(r, image) {

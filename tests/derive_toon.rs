@@ -812,9 +812,10 @@ fn a_tagged_skeleton_keeps_each_variant_apart() {
     );
 }
 
-/// The quoting line names every text that must be quoted to stay text: one
-/// that reads as a keyword or as a number not written as plain digits is
-/// refused bare, and reads quoted.
+/// The quoting line names every text that must be quoted to stay text, and
+/// quoted it reads with no repair. Written bare, a number or a boolean where
+/// the type wants text is read as its characters, as the model wrote them,
+/// and reported; `null` is refused, since it may mean no value at all.
 #[test]
 fn the_prompt_says_to_quote_text_that_reads_as_a_keyword_or_number() {
     let prompt = Point2::toon_prompt();
@@ -822,12 +823,20 @@ fn the_prompt_says_to_quote_text_that_reads_as_a_keyword_or_number() {
         prompt.contains("or that reads as a number, true, false or null"),
         "{prompt}"
     );
-    for text in ["null", "true", "1e3"] {
-        let bare = format!("x: 1\ny: {text}");
-        let err = Point2::from_toon(&bare).unwrap_err();
-        assert_eq!(err.kind(), ParseErrorKind::InvalidValue, "{text}");
+    for text in ["null", "true", "1e3", "3.20", "-0.0"] {
         let read = Point2::from_toon_with_report(&format!("x: 1\ny: \"{text}\"")).unwrap();
         assert_eq!((read.value.y.as_str(), read.repairs.len()), (text, 0));
+        let bare = Point2::from_toon_with_report(&format!("x: 1\ny: {text}"));
+        if text == "null" {
+            assert_eq!(bare.unwrap_err().kind(), ParseErrorKind::InvalidValue);
+            continue;
+        }
+        let bare = bare.unwrap();
+        assert_eq!(bare.value.y, text);
+        assert_eq!(
+            (bare.repairs[0].kind, bare.repairs[0].line),
+            (RepairKind::UnquotedScalar, 2)
+        );
     }
 }
 

@@ -121,7 +121,7 @@ fn capitals_writes_only_the_json_on_stdout_and_an_exit_status() {
         2
     );
     assert!(text(out).is_empty());
-    assert!(text(err).starts_with("TOON_PARSE_FAILURE: line 1: the reply stops mid-document"));
+    assert!(text(err).starts_with("JSON_PARSE_FAILURE: line 1: the reply stops mid-document"));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use common::alloc::{peak_during, Counting};
 
 use common::types::ComplianceAnalysis;
 use toon_core::{
-    decode, decode_reply, reply::decode_reply_with_options, reply::from_json_reply_with_options,
+    decode, decode_reply, reply::decode_reply_with_options, reply::from_json_serde,
     spec::DecodeErrorKind, ParseErrorKind, ReplyOptions, Toon,
 };
 
@@ -141,9 +141,9 @@ fn hostile_inputs() {
         ..Default::default()
     };
     let within = r#"{"a": {"b": ["[[[[{{\"[["]}}"#;
-    assert!(from_json_reply_with_options::<serde_json::Value>(within, &three).is_ok());
+    assert!(from_json_serde::<serde_json::Value>(within, &three).is_ok());
     let past = "{\"a\":\n {\"b\": [[1]]}}";
-    let e = from_json_reply_with_options::<serde_json::Value>(past, &three).unwrap_err();
+    let e = from_json_serde::<serde_json::Value>(past, &three).unwrap_err();
     assert_eq!(
         (e.kind(), e.line()),
         (ParseErrorKind::LimitExceeded, Some(2))

@@ -282,6 +282,11 @@ fn an_empty_object_for_a_struct_is_refused_at_any_depth() {
     assert_eq!(Outer::from_toon(&back.to_toon()).unwrap(), back);
 }
 
+/// A JSON reply read by serde, for a type that is not `Toon`.
+fn serde_read<T: serde::de::DeserializeOwned>(reply: &str) -> Result<T, toon_core::ParseError> {
+    toon_core::reply::from_json_serde(reply, &Default::default()).map(|r| r.value)
+}
+
 #[derive(Debug, PartialEq, serde::Deserialize)]
 struct JsonOuter {
     name: String,
@@ -311,7 +316,7 @@ fn an_empty_json_object_for_a_serde_struct_is_refused_at_any_depth() {
     );
     // Found in a reply that was mended too, at its line as written.
     let e =
-        from_json_reply::<JsonOuter>("{\n  // the options\n  \"name\": \"a\",\n  \"opts\": {},\n}")
+        serde_read::<JsonOuter>("{\n  // the options\n  \"name\": \"a\",\n  \"opts\": {},\n}")
             .unwrap_err();
     assert_eq!(
         (e.kind(), e.line(), e.path()),
@@ -321,9 +326,9 @@ fn an_empty_json_object_for_a_serde_struct_is_refused_at_any_depth() {
     assert!(e.retry_prompt().contains("an optional one as null"), "{e}");
     // Written as null, with a field, or where the type holds a map, it reads.
     let read =
-        from_json_reply::<JsonOuter>(r#"{"name": "a", "opts": null, "counts": {}}"#).unwrap();
+        serde_read::<JsonOuter>(r#"{"name": "a", "opts": null, "counts": {}}"#).unwrap();
     assert_eq!((read.opts, read.counts), (None, Some(Default::default())));
-    let read = from_json_reply::<JsonOuter>(r#"{"name": "{}", "opts": {"a": null}}"#).unwrap();
+    let read = serde_read::<JsonOuter>(r#"{"name": "{}", "opts": {"a": null}}"#).unwrap();
     assert_eq!(read.opts, Some(Opts { a: None, b: None }));
     assert!(from_json_reply::<serde_json::Value>("{}").is_ok());
 }

@@ -290,14 +290,16 @@ fn json_closed_with_a_wrong_bracket_is_a_syntax_error_not_a_cut() {
 
 #[test]
 fn a_block_comment_over_lines_keeps_the_lines_after_it() {
-    use toon_core::{from_json_reply, reply::from_json_reply_with_report, RepairKind};
+    use toon_core::{from_json_reply, ReplyOptions, reply::from_json_serde, RepairKind};
     let e = from_json_reply::<serde_json::Value>("{\"a\": 1, /* note\nspanning */\n\"b\": x}")
         .unwrap_err();
     assert_eq!(e.line(), Some(3), "{e}");
-    let (_, repairs) = from_json_reply_with_report::<serde_json::Value>(
+    let repairs = from_json_serde::<serde_json::Value>(
         "{\"a\": 1, /* a\nb\nc */\n\"b\": 2,}\nThat is all.",
+        &ReplyOptions::default(),
     )
-    .unwrap();
+    .unwrap()
+    .repairs;
     let prose = repairs
         .iter()
         .find(|r| r.kind == RepairKind::StrippedProse)
@@ -656,7 +658,7 @@ fn a_json_value_none_of_the_allowed_ones_is_called_so() {
         count: u32,
     }
     let said = |reply: &str| {
-        toon_core::from_json_reply::<Finding>(reply)
+        toon_core::reply::from_json_serde::<Finding>(reply, &Default::default())
             .unwrap_err()
             .to_string()
     };
@@ -687,14 +689,16 @@ fn a_json_refusal_names_the_field_it_is_about() {
     struct Order {
         items: Vec<Item>,
     }
-    let refused = |reply: &str| toon_core::from_json_reply::<Order>(reply).unwrap_err();
+    let refused = |reply: &str| {
+        toon_core::reply::from_json_serde::<Order>(reply, &Default::default()).unwrap_err()
+    };
     let e = refused(r#"{"items": [{"name": "a", "count": 1}, {"name": "b", "count": "2"}]}"#);
     assert_eq!(e.path(), Some("items[1].count"), "{e}");
     // Where serde_json stopped reading: the end of the value, `"2"`; its
     // words without the place they repeat ("at line 1 column 64").
     assert_eq!(
         e.to_string(),
-        "TOON_PARSE_FAILURE: line 1, column 64, at `items[1].count`: a value in the JSON reply has the wrong type: invalid type: string \"2\", expected u8"
+        "JSON_PARSE_FAILURE: line 1, column 64, at `items[1].count`: a value in the JSON reply has the wrong type: invalid type: string \"2\", expected u8"
     );
     assert!(
         e.retry_prompt().contains("At line 1, `items[1].count`: "),

@@ -13,7 +13,7 @@ use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::{json, Value};
 use toon_core::{
-    decode, from_json_reply, reply::from_json_reply_with_report, schema::response_format,
+    decode, from_json_reply, schema::response_format,
     schema::strict_violations, schema::SchemaDialect, OutputSchema, ParseErrorKind, Toon,
 };
 
@@ -382,25 +382,29 @@ fn prompted_json_is_mended_safely() {
         ("{country: \"France\", capital: \"Paris\",}", vec!["quoted_key", "quoted_key", "trailing_comma"]),
         ("```json\n{\n  // asked for\n  \"country\": \"France\",\n  \"capital\": \"Paris\"\n}\n```", vec!["stripped_fence", "stripped_comment", "stripped_fence"]),
     ] {
-        let (value, repairs) = from_json_reply_with_report::<Capital>(reply).unwrap();
+        let toon_core::Reply { value, repairs, .. } = toon_core::ToonOutputParser::<Capital>::new().json().parse_with_report(reply).unwrap();
         assert_eq!(value, paris, "{reply}");
         let got: Vec<&str> = repairs.iter().map(|r| r.kind.as_str()).collect();
         assert_eq!(got, kinds, "{reply}");
     }
-    let (c, repairs) = from_json_reply_with_report::<Capital>(
-        "{\"country\": \"France\",\n\"capital\": \"Paris\nCity\"}",
-    )
-    .unwrap();
+    let toon_core::Reply {
+        value: c,
+        repairs,
+        ..
+    } = toon_core::ToonOutputParser::<Capital>::new()
+        .json()
+        .parse_with_report("{\"country\": \"France\",\n\"capital\": \"Paris\nCity\"}")
+        .unwrap();
     assert_eq!(c.capital, "Paris\nCity");
     assert_eq!(
         (repairs[0].kind, repairs[0].line),
         (toon_core::RepairKind::EscapedLineBreak, 2)
     );
-    // After mending, what the data lacks is said, on the reply's own line.
+    // After mending, what the data lacks is said, by its path.
     let e = from_json_reply::<Capital>("{'country':\n 'France\nand more',\n}").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::MissingField);
-    assert!(e.message().contains("missing field `capital`"), "{e}");
-    assert_eq!(e.line(), Some(4));
+    assert!(e.message().contains("field `capital` is missing"), "{e}");
+    assert_eq!(e.path(), Some("capital"));
     // A missing comma, a stray word, a cut reply: refused as before.
     let e = from_json_reply::<Capital>("{'country': 'France' 'capital': 'Paris'}").unwrap_err();
     assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(1)));
@@ -412,7 +416,7 @@ fn prompted_json_is_mended_safely() {
 }
 
 #[test]
-fn json_replies_through_serde() {
+fn json_replies_through_the_types_decoder() {
     let c: Capital = from_json_reply("<think>easy</think>\nSure:\n```json\n{\"country\": \"France\", \"capital\": \"Paris\"}\n```").unwrap();
     assert_eq!(
         c,
@@ -427,9 +431,19 @@ fn json_replies_through_serde() {
     assert_eq!((e.kind(), e.line()), (ParseErrorKind::Truncated, Some(1)));
     assert!(e.to_string().contains("token limit"));
     let e = from_json_reply::<Capital>("{\"country\": \"France\"}").unwrap_err();
-    assert_eq!(e.kind(), ParseErrorKind::MissingField);
-    assert!(e.message().contains("missing field `capital`"));
-    let e = from_json_reply::<Capital>("{\"country\": \"France\", \"capital\": 7}").unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.path()),
+        (ParseErrorKind::MissingField, Some(1), Some("capital"))
+    );
+    assert!(e.message().contains("field `capital` is missing"), "{e}");
+    // A number where the type wants text: its digits, reported, as on the TOON path.
+    let seven = toon_core::ToonOutputParser::<Capital>::new()
+        .json()
+        .parse_with_report("{\"country\": \"France\", \"capital\": 7}")
+        .unwrap();
+    assert_eq!(seven.value.capital, "7");
+    assert_eq!(seven.repairs[0].kind, toon_core::RepairKind::UnquotedScalar);
+    let e = from_json_reply::<Capital>("{\"country\": \"France\", \"capital\": [7]}").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::InvalidValue);
     let e = from_json_reply::<Capital>("country: France\ncapital: Paris").unwrap_err();
     assert_eq!((e.kind(), e.line()), (ParseErrorKind::Syntax, Some(1)));

@@ -217,13 +217,16 @@ fn a_wrapped_call_must_hold_its_value_and_only_it() {
     // An empty call is not "nothing found", and an unwrapped object is not dropped.
     assert_eq!(read("{}").unwrap_err().kind(), ParseErrorKind::MissingField);
     let unwrapped = read(peru).unwrap_err();
-    assert!(
-        unwrapped.message().contains("unknown field `country`"),
-        "{unwrapped}"
+    assert_eq!(
+        (unwrapped.kind(), unwrapped.message()),
+        (ParseErrorKind::MissingField, "the answer's one property `value` is missing: found an object with the keys `country`, `capital`; write the answer as the value of `value`, and nothing beside it"),
     );
+    let beside = read(&format!("{{\"value\": {peru}, \"note\": 1}}")).unwrap_err();
+    assert_eq!(beside.kind(), ParseErrorKind::InvalidValue, "{beside}");
+    assert!(beside.message().contains("beside other keys"), "{beside}");
     let twice = read(&format!("{{\"value\": null, \"value\": {peru}}}")).unwrap_err();
     assert!(
-        twice.message().contains("duplicate field `value`"),
+        twice.message().contains("duplicate key `value`"),
         "{twice}"
     );
     // The same through Anthropic's parsed input.
@@ -245,14 +248,14 @@ fn a_calls_arguments_are_read_from_their_text() {
         ))
         .unwrap_err();
     assert!(
-        twice.message().contains("duplicate field `capital`"),
+        twice.message().contains("duplicate key `capital`"),
         "{twice}"
     );
     // A wrong value says where it is, and asks again for JSON.
     let wrong = tool
         .read::<Capital>(&openai_call(
             "Capital",
-            "{\"country\": \"Peru\",\n\"capital\": 5}",
+            "{\"country\": \"Peru\",\n\"capital\": [5]}",
         ))
         .unwrap_err();
     assert_eq!(wrong.kind(), ParseErrorKind::InvalidValue);

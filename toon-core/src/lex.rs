@@ -288,7 +288,19 @@ pub(crate) fn parse_value_token(token: &str) -> Result<Scalar<'_>, LexError> {
     if token.starts_with('"') {
         return parse_quoted(token).map(Scalar::String);
     }
-    Ok(unquoted_token(token))
+    Ok(value_token(token))
+}
+
+/// An unquoted value token as a typed reader takes it: told apart, except a
+/// number written otherwise than as a plain integer (`3.2`, `1e3`), which
+/// stays a [`Token`](Scalar::Token): its value is the number's, and its
+/// spelling, which no number keeps (`3.20` is `3.2`), is the text a text
+/// field reads. A plain integer's spelling is its value's.
+pub(crate) fn value_token(token: &str) -> Scalar<'_> {
+    match unquoted_token(token) {
+        Scalar::Number(n) if !(n.is_i64() || n.is_u64()) => Scalar::Token(token),
+        other => other,
+    }
 }
 
 /// A token that is not quoted: a keyword, a number, or text; it always reads.
@@ -699,6 +711,16 @@ impl<'t> Scalar<'t> {
     pub(crate) fn classified(self) -> Scalar<'t> {
         match self {
             Scalar::Token(token) => unquoted_token(token),
+            other => other,
+        }
+    }
+
+    /// The scalar told apart as a typed reader takes it: a number whose
+    /// spelling its value does not keep stays a token ([`value_token`]).
+    #[inline]
+    pub(crate) fn for_reading(self) -> Scalar<'t> {
+        match self {
+            Scalar::Token(token) => value_token(token),
             other => other,
         }
     }

@@ -20,8 +20,8 @@
 //! - How a reply ended ([`FinishReason`], [`ReplyOptions::finish_reason`])
 //!   decides whether a reply that stops short is [`ParseErrorKind::Truncated`].
 //! - [`OutputSchema`] (derive it): [`OutputSchema::json_schema`] and
-//!   [`OutputSchema::schema_prompt`]; [`from_json_reply`] reads JSON replies
-//!   into any serde type.
+//!   [`OutputSchema::schema_prompt`]; [`from_json_reply`] reads a JSON reply
+//!   into a `Toon` type with its own decoder, as `from_toon` reads TOON.
 //! - [`decode`] and [`encode`]: the specification's decoder and encoder over
 //!   the JSON data model (`serde_json::Value`, key order preserved);
 //!   [`decode_reply`]: the tolerant decoder for model replies without a type.
@@ -158,7 +158,7 @@ pub use decode::decode;
 pub use encode::encode;
 pub use grammar::GrammarSyntax;
 pub use reply::{
-    decode_reply, from_json_reply, FinishReason, ParseError, ParseErrorKind, Repair, RepairKind,
+    decode_reply, FinishReason, ParseError, ParseErrorKind, Repair, RepairKind,
     Reply, ReplyOptions,
 };
 pub use request::{constrain_request, GrammarServer};
@@ -185,4 +185,4 @@ pub use schema_derive::OutputSchema;
 /// `#[doc = include_str!(..)]` and `#[doc = concat!(..)]`, become descriptions.
 #[cfg(feature = "derive")]
 pub use toon_derive::Toon;
-pub use typed::{Toon, ToonOutputParser, ToonStream};
+pub use typed::{from_json_reply, Toon, ToonOutputParser, ToonStream};

@@ -67,10 +67,30 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
+/// The format a reply was asked for: what a refusal asks for again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// The type's TOON (a JSON reply is read too, as a fallback).
+    Toon,
+    /// One JSON value: a `response_format` reply or a tool call's arguments.
+    Json,
+}
+
+impl Format {
+    /// The format in the retry turn's words.
+    fn words(self) -> &'static str {
+        match self {
+            Format::Toon => "TOON, exactly as the instructions show",
+            Format::Json => "one JSON value, as the instructions describe",
+        }
+    }
+}
+
 /// A model reply that could not be read without guessing.
 ///
-/// Its `Display` starts with `TOON_PARSE_FAILURE: ` so that it is easy to find
-/// in logs, then says where (line of the completion, or field path) and what to do.
+/// Its `Display` starts with `TOON_PARSE_FAILURE: ` (`JSON_PARSE_FAILURE: `
+/// for a reply asked for as JSON) so that it is easy to find in logs, then
+/// says where (line of the completion, or field path) and what to do.
 ///
 /// ```
 /// let err = toon_core::decode_reply("   \n").unwrap_err();
@@ -94,8 +114,9 @@ struct Inner {
     /// What it is about is whole (two answers, a key written twice): no cut
     /// of the reply makes it, wherever it stands.
     whole: bool,
-    /// The format the reply was to be in, for the retry turn.
-    format: Option<&'static str>,
+    /// The format the reply was to be in, for the retry turn and the
+    /// `Display` prefix.
+    format: Option<Format>,
     /// Where the message's advice to the caller begins (what to pass, which
     /// option is set): shown by `Display`, left out of the model's retry turn.
     advice_at: Option<usize>,
@@ -346,7 +367,10 @@ impl ParseError {
                 _ => format!("{place}{said}"),
             }
         };
-        let format = self.0.format.unwrap_or("the format the instructions show");
+        let format = self
+            .0
+            .format
+            .map_or("the format the instructions show", Format::words);
         // An answer that is not there, or was too long, has nothing to keep.
         let again = format!("Write the whole answer again, in {format}.");
         let (what, again) = match self.0.kind {
@@ -401,7 +425,7 @@ impl ParseError {
     }
 
     /// The format the reply was read in, for [`retry_prompt`](Self::retry_prompt).
-    pub(crate) fn in_format(mut self, format: &'static str) -> Self {
+    pub(crate) fn in_format(mut self, format: Format) -> Self {
         self.0.format = Some(format);
         self
     }
@@ -443,7 +467,10 @@ fn column_of(
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("TOON_PARSE_FAILURE: ")?;
+        f.write_str(match self.0.format {
+            Some(Format::Json) => "JSON_PARSE_FAILURE: ",
+            _ => "TOON_PARSE_FAILURE: ",
+        })?;
         if let Some(line) = self.0.line {
             write!(f, "line {line}")?;
             // A value's own column; a syntax error's is in its message already.

@@ -1,16 +1,28 @@
 //! The JSON path: a reply that must be JSON (a JSON Schema's `response_format`,
-//! JSON mode, a tool call's arguments), read into any `serde` type after the
-//! same stripping of reasoning, fences and prose as a TOON reply.
+//! JSON mode, a tool call's arguments), stripped of reasoning, fences and
+//! prose as a TOON reply is, then decoded as a tree for the type's own reading
+//! or, for a type that is not `Toon`, read by serde.
+
+use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 
+use super::error::Format;
 use super::layout::is_blank;
 use super::{
-    json, settle_error, strip, too_long, ParseError, ParseErrorKind, Repair, ReplyOptions,
+    json, settle_error, strip, too_long, Guided, ParseError, ParseErrorKind, Repair, Reply,
+    ReplyOptions,
 };
+use crate::header::{parse_header, HeaderParse};
+use crate::node::Node;
 
-/// Reads a JSON reply into any `serde` type: fences, reasoning blocks and
-/// surrounding prose are stripped, then `serde_json` reads the first JSON value.
+/// Reads a JSON reply into a type that is not [`Toon`](crate::Toon), with
+/// serde: fences, reasoning blocks and surrounding prose are stripped, then
+/// `serde_json` reads the first JSON value. A `Toon` type is read with its own
+/// decoder instead, by [`from_json_reply`](crate::from_json_reply), under its
+/// names and constraints; this reading knows only what serde knows, so a
+/// rename written only in `#[toon(...)]` is not followed and no constraint is
+/// checked.
 ///
 /// JSON that does not parse is mended, and each mend reported, only where the
 /// mistake has one reading: trailing commas, `//` and `/* */` comments, Python's
@@ -18,126 +30,87 @@ use super::{
 /// breaks inside strings (see [`RepairKind`](crate::RepairKind)); values survive
 /// byte for byte. An unclosed structure, a missing comma or a stray word is refused.
 ///
-/// serde reads the keys serde's attributes name: a rename written only in
-/// `#[toon(...)]` is not one of them (write it as `#[serde(...)]`, which the
-/// derives follow too, or read a `Toon` type with `T::from_toon`).
-///
-/// A reply cut off at the token limit is [`Truncated`](crate::ParseErrorKind::Truncated),
-/// by name; a missing field is `MissingField`, a wrong value `InvalidValue`,
-/// each with the line of the reply it stands on. An empty object (`{}`) where
-/// the type reads a struct with fields is `MissingField` too, at any depth,
-/// though serde alone reads it as each field missing: a model that said
-/// nothing of a struct has not found that none of its fields applies (a map
-/// may be empty; `#[serde(flatten)]` and untagged enums are not looked into).
+/// With [`FinishReason::Length`](crate::FinishReason::Length) in `options`, a
+/// JSON value left open is `Truncated`; with `Stop` it is the model's own
+/// malformed JSON (`Syntax`), never called cut off. A missing field is
+/// `MissingField`, a wrong value `InvalidValue`, each with the line of the
+/// reply it stands on. An empty object (`{}`) where the type reads a struct
+/// with fields is `MissingField` too, at any depth, though serde alone reads
+/// it as each field missing: a model that said nothing of a struct has not
+/// found that none of its fields applies (a map may be empty;
+/// `#[serde(flatten)]` and untagged enums are not looked into).
 ///
 /// ```
+/// use toon_core::{reply::from_json_serde, FinishReason, ParseErrorKind, ReplyOptions};
 /// #[derive(serde::Deserialize, Debug)]
 /// struct Capital { country: String, capital: String }
 ///
-/// let c: Capital = toon_core::from_json_reply("```json\n{\"country\": \"France\", \"capital\": \"Paris\"}\n```").unwrap();
-/// assert_eq!(c.capital, "Paris");
-/// let err = toon_core::from_json_reply::<Capital>("{ \"country\": \"FRANCE\", \"capital\": \"Paris }").unwrap_err();
-/// assert_eq!(err.kind(), toon_core::ParseErrorKind::Truncated);
-/// ```
-///
-/// # Errors
-/// A [`ParseError`]: `EmptyCompletion`, `Truncated`, `Syntax` (not JSON), `MissingField` or `InvalidValue`.
-pub fn from_json_reply<T: DeserializeOwned>(completion: &str) -> Result<T, ParseError> {
-    from_json_reply_with_report(completion).map(|(v, _)| v)
-}
-
-/// [`from_json_reply`], also returning what was stripped around the JSON.
-///
-/// # Errors
-/// As [`from_json_reply`].
-pub fn from_json_reply_with_report<T: DeserializeOwned>(
-    completion: &str,
-) -> Result<(T, Vec<Repair>), ParseError> {
-    from_json_reply_with_options(completion, &ReplyOptions::default())
-}
-
-/// [`from_json_reply_with_options`] with the caller's own check, run after
-/// decoding, as [`ToonOutputParser::validate`](crate::ToonOutputParser::validate)
-/// does on the TOON path: its `Err` is a [`Constraint`](crate::ParseErrorKind::Constraint)
-/// refusal carrying the message.
-///
-/// ```
-/// use toon_core::{reply::from_json_reply_with_check, ParseErrorKind, ReplyOptions};
-/// let sent = 6;
-/// let check = |ids: &Vec<u32>| match ids.iter().find(|&&i| i as usize > sent) {
-///     Some(i) => Err(format!("source {i} does not exist; cite 1 to {sent}")),
-///     None => Ok(()),
-/// };
-/// let err = from_json_reply_with_check("[2, 7]", &ReplyOptions::default(), check).unwrap_err();
-/// assert_eq!(err.kind(), ParseErrorKind::Constraint);
-/// assert!(err.retry_prompt().contains("one JSON value"));
-/// ```
-///
-/// # Errors
-/// As [`from_json_reply_with_options`], and `Constraint` when the check refuses.
-pub fn from_json_reply_with_check<T: DeserializeOwned>(
-    completion: &str,
-    options: &ReplyOptions,
-    check: impl FnOnce(&T) -> Result<(), String>,
-) -> Result<(T, Vec<Repair>), ParseError> {
-    let (value, repairs) = from_json_reply_with_options(completion, options)?;
-    check(&value).map_err(|why| {
-        ParseError::new(
-            ParseErrorKind::Constraint,
-            None,
-            format!("the value reads but is not valid here: {why}"),
-        )
-        .in_format(JSON_FORMAT)
-    })?;
-    Ok((value, repairs))
-}
-
-/// [`from_json_reply_with_report`] with the server's finish reason and limits
-/// ([`ReplyOptions`]): with [`FinishReason::Length`](crate::FinishReason::Length)
-/// a JSON value left open is `Truncated`; with `Stop` it is the model's own
-/// malformed JSON (`Syntax`), never called cut off.
-///
-/// ```
-/// use toon_core::{reply::from_json_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
-/// #[derive(Debug, serde::Deserialize)]
-/// struct Capital { capital: String }
+/// let options = ReplyOptions::default();
+/// let c = from_json_serde::<Capital>("```json\n{\"country\": \"France\", \"capital\": \"Paris\"}\n```", &options).unwrap();
+/// assert_eq!(c.value.capital, "Paris");
+/// let err = from_json_serde::<Capital>("{ \"country\": \"FRANCE\", \"capital\": \"Paris }", &options).unwrap_err();
+/// assert_eq!(err.kind(), ParseErrorKind::Truncated);
 /// let stop = ReplyOptions { finish_reason: FinishReason::Stop, ..Default::default() };
-/// let err = from_json_reply_with_options::<Capital>("{\"capital\": \"Par", &stop).unwrap_err();
+/// let err = from_json_serde::<Capital>("{\"capital\": \"Par", &stop).unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::Syntax);
 /// ```
 ///
 /// # Errors
-/// As [`from_json_reply`], and `LimitExceeded` past a limit.
-pub fn from_json_reply_with_options<T: DeserializeOwned>(
+/// A [`ParseError`]: `EmptyCompletion`, `Truncated`, `Syntax` (not JSON),
+/// `MissingField`, `InvalidValue`, or `LimitExceeded` past a limit.
+pub fn from_json_serde<T: DeserializeOwned>(
     completion: &str,
     options: &ReplyOptions,
-) -> Result<(T, Vec<Repair>), ParseError> {
+) -> Result<Reply<T>, ParseError> {
     // A closed JSON value is whole, so only a refusal has the finish reason to weigh.
-    decode_json_reply(completion, options)
-        .map_err(|e| settle_error(e, completion, options, &|_| None).in_format(JSON_FORMAT))
+    let read = || {
+        let mut repairs = Vec::new();
+        let lines = json_lines(completion, options, &mut repairs)?;
+        let value = json::decode_json_as(completion, &lines, &mut repairs, options.max_depth)?;
+        repairs.sort_by_key(|r| r.line);
+        Ok(Reply { value, repairs })
+    };
+    read().map_err(|e| settle_error(e, completion, options, &|_| None).in_format(Format::Json))
 }
 
-/// The format a refused JSON reply is asked for again in: one value, which
-/// may be an array as well as an object.
-pub(super) const JSON_FORMAT: &str = "one JSON value, as the instructions describe";
-
-/// The JSON-Schema path: a reply that must be JSON, read into any `serde` type
-/// after the same stripping of reasoning, fences and prose.
-fn decode_json_reply<T: DeserializeOwned>(
+/// A reply that must be JSON, decoded for a typed reading: the same stripping
+/// and refusals as [`from_json_serde`], the value as a tree whose repairs
+/// begin with `read_json` on the value's first line (the typed reading places
+/// errors by path from it).
+pub(crate) fn json_guided<'c>(
     completion: &str,
     options: &ReplyOptions,
-) -> Result<(T, Vec<Repair>), ParseError> {
+) -> Result<Guided<'c>, ParseError> {
+    let mut repairs = Vec::new();
+    let lines = json_lines(completion, options, &mut repairs)?;
+    let value = json::decode_json(completion, &lines, &mut repairs, options.max_depth)?;
+    repairs.sort_by_key(|r| r.line);
+    Ok(Guided {
+        value: Node::from(value),
+        repairs,
+    })
+}
+
+/// The lines of a reply that must be JSON, stripped of what surrounds it;
+/// refused if it is empty or what is left does not open a JSON value.
+fn json_lines<'c>(
+    completion: &'c str,
+    options: &ReplyOptions,
+    repairs: &mut Vec<Repair>,
+) -> Result<Vec<Cow<'c, str>>, ParseError> {
     too_long(completion, options)?;
     if is_blank(completion) {
         return Err(ParseError::empty());
     }
-    let mut repairs = Vec::new();
-    let lines = strip::strip(completion, &mut repairs, None)?;
+    let lines = strip::strip(completion, repairs, None)?;
     let Some(first) = lines.iter().position(|l| !is_blank(l)) else {
         return Err(ParseError::empty());
     };
-    // Only JSON is read here, so `[]` and `[5]` are arrays, never TOON headers.
-    if !lines[first].trim_start().starts_with(['{', '[']) {
+    // Only JSON is read here, so `[]` and `[5]` are arrays, never TOON
+    // headers; `[2]: a,b` is one, not the array `[2]` and prose.
+    let start = lines[first].trim();
+    let toon_header = matches!(parse_header(start, 8), HeaderParse::Header(_));
+    if !start.starts_with(['{', '[']) || toon_header {
         return Err(ParseError::new(
             ParseErrorKind::Syntax,
             Some(first + 1),
@@ -147,7 +120,5 @@ fn decode_json_reply<T: DeserializeOwned>(
             ),
         ));
     }
-    let value = json::decode_json_as(completion, &lines, &mut repairs, options.max_depth)?;
-    repairs.sort_by_key(|r| r.line);
-    Ok((value, repairs))
+    Ok(lines)
 }

@@ -26,10 +26,9 @@ pub(crate) use error::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
 pub(crate) use json_locate::line_of_path;
-pub use json_path::{
-    from_json_reply, from_json_reply_with_check, from_json_reply_with_options,
-    from_json_reply_with_report,
-};
+pub(crate) use error::Format;
+pub(crate) use json_path::json_guided;
+pub use json_path::from_json_serde;
 pub use report::{Repair, RepairKind, Reply};
 pub use wrapped::Wrapped;
 

@@ -1,77 +1,77 @@
-//! A tool call's arguments read back from a response, through the JSON path.
+//! A tool call found in a response: its arguments' text and how the
+//! response ended, for the typed reading, or read by serde.
+
+use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::error::Format;
 use super::json;
-use super::json_path::JSON_FORMAT;
 use super::wrapped::Wrapped;
-use super::{from_json_reply_with_options, FinishReason, ParseError, ParseErrorKind, ReplyOptions};
+use super::{from_json_serde, FinishReason, ParseError, ParseErrorKind, ReplyOptions};
 use crate::schema::Tool;
 
+/// A tool call's arguments as the response holds them, and how the
+/// response ended.
+pub(crate) struct Call<'r> {
+    /// The arguments' JSON text: OpenAI's as sent, a parsed object (Anthropic's
+    /// `input`, a server that sends an object) written back as text.
+    pub arguments: Cow<'r, str>,
+    /// The response's `finish_reason`, which decides what an argument text
+    /// left open is.
+    pub finish_reason: FinishReason,
+}
+
 impl Tool {
-    /// Reads the tool call's arguments from a response, OpenAI's
+    /// Reads the tool call's arguments with serde, for a type that is not
+    /// [`Toon`](crate::Toon) (a `Toon` type is read by [`read`](Tool::read),
+    /// with its own decoder): from OpenAI's response
     /// (`choices[0].message.tool_calls[..].function.arguments`, a JSON string,
-    /// through the JSON path with its stripping and refusals, the response's
-    /// `finish_reason` deciding a cut) or Anthropic's (`content[..]` of type
-    /// `tool_use`, its `input`; `stop_reason: "max_tokens"` is a cut). A
-    /// wrapped type is read from the one property `value`, which must be there
-    /// and be the only one. The arguments are read by serde, under serde's
-    /// names: a rename written only in `#[toon(...)]` is in the tool's schema
-    /// but not read here (write it as `#[serde(...)]`, which the derives follow).
-    ///
-    /// # Errors
-    /// `Truncated` if the token limit stopped the response before a call of
-    /// this tool (`finish_reason: "length"`, `stop_reason: "max_tokens"`);
-    /// `EmptyCompletion` if it holds no call of this tool otherwise; `Syntax`
-    /// for a call whose arguments are not JSON text; otherwise as
-    /// [`from_json_reply`](crate::from_json_reply).
-    ///
-    /// A response already parsed into a `Value` has lost any key written
-    /// twice in an object sent as an object (Anthropic's `input`, or
-    /// arguments a server sends as an object): the parse kept the last
-    /// value. Given the response's text, [`read_body`](Tool::read_body)
-    /// refuses such a key as the JSON path does.
-    pub fn read<T: DeserializeOwned>(&self, response: &Value) -> Result<T, ParseError> {
-        if self.wrapped {
-            self.arguments::<Wrapped<T>>(response).map(|w| w.0)
-        } else {
-            self.arguments::<T>(response)
-        }
-    }
-
-    /// As [`read`](Tool::read), from the response body's text as the server
-    /// sent it: a key written twice in any object of it (the arguments'
-    /// own, or Anthropic's `input`) is refused, never settled by keeping one.
+    /// through [`from_json_serde`](crate::reply::from_json_serde), the
+    /// response's `finish_reason` deciding a cut) or Anthropic's (`content[..]`
+    /// of type `tool_use`, its `input`; `stop_reason: "max_tokens"` is a cut).
+    /// A wrapped type is read from the one property `value`, which must be
+    /// there and be the only one. serde reads under serde's names and checks
+    /// no constraint.
     ///
     /// ```
-    /// # use toon_core::{OutputSchema, schema::Tool};
-    /// # #[derive(Debug, OutputSchema, serde::Deserialize)]
-    /// # struct Verdict { ok: bool }
-    /// let body = r#"{"content": [{"type": "tool_use", "name": "Verdict",
-    ///     "input": {"ok": true, "ok": false}}], "stop_reason": "tool_use"}"#;
-    /// let err = Tool::of::<Verdict>().read_body::<Verdict>(body).unwrap_err();
-    /// assert!(err.message().contains("twice"));
+    /// use toon_core::{OutputSchema, schema::Tool};
+    /// /// A country and its capital city.
+    /// #[derive(OutputSchema, serde::Deserialize)]
+    /// struct Capital { country: String, capital: String }
+    ///
+    /// let response = serde_json::json!({"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [
+    ///     {"type": "function", "function": {"name": "Capital", "arguments": "{\"country\": \"Peru\", \"capital\": \"Lima\"}"}}
+    /// ]}}]});
+    /// let c: Capital = Tool::of::<Capital>().read_serde(&response).unwrap();
+    /// assert_eq!(c.capital, "Lima");
     /// ```
     ///
     /// # Errors
-    /// `Syntax` for a body that is not one JSON value, or that writes a key
-    /// twice in an object; otherwise as [`read`](Tool::read).
-    pub fn read_body<T: DeserializeOwned>(&self, body: &str) -> Result<T, ParseError> {
-        let response = json::unique_value(body).map_err(|(e, twice)| {
-            let line = Some(e.line()).filter(|&l| l > 0);
-            let message = if twice {
-                format!("the response writes a key twice in one object ({e}): parsed, it keeps one of the two, and which the model meant is not known; ask again")
+    /// As [`read`](Tool::read).
+    pub fn read_serde<T: DeserializeOwned>(&self, response: &Value) -> Result<T, ParseError> {
+        let call = self.call(response)?;
+        let options = ReplyOptions {
+            finish_reason: call.finish_reason,
+            ..Default::default()
+        };
+        let read = |text: &str| {
+            if self.wrapped {
+                from_json_serde::<Wrapped<T>>(text, &options).map(|r| r.value.0)
             } else {
-                format!("the response body is not one JSON value ({e}): pass the body's text as the server sent it")
-            };
-            ParseError::new(ParseErrorKind::Syntax, line, message).in_format(JSON_FORMAT)
-        })?;
-        self.read(&response)
+                from_json_serde::<T>(text, &options).map(|r| r.value)
+            }
+        };
+        read(&call.arguments)
     }
 
-    /// The call's arguments read as `A`.
-    fn arguments<A: DeserializeOwned>(&self, response: &Value) -> Result<A, ParseError> {
+    /// The call of this tool in a response, OpenAI's or Anthropic's: its
+    /// arguments' text and how the response ended.
+    ///
+    /// # Errors
+    /// As [`read`](Tool::read), before the arguments are read.
+    pub(crate) fn call<'r>(&self, response: &'r Value) -> Result<Call<'r>, ParseError> {
         let choice = &response["choices"][0];
         let call = choice["message"]["tool_calls"]
             .as_array()
@@ -82,8 +82,8 @@ impl Tool {
         // OpenAI sends the arguments as JSON text; a server that sends the
         // object itself is read as that object's text.
         let openai = match call.map(|c| &c["function"]["arguments"]) {
-            Some(Value::String(text)) => Some(std::borrow::Cow::Borrowed(text.as_str())),
-            Some(object @ Value::Object(_)) => Some(std::borrow::Cow::Owned(object.to_string())),
+            Some(Value::String(text)) => Some(Cow::Borrowed(text.as_str())),
+            Some(object @ Value::Object(_)) => Some(Cow::Owned(object.to_string())),
             Some(other) => {
                 return Err(ParseError::new(
                     ParseErrorKind::Syntax,
@@ -93,18 +93,17 @@ impl Tool {
                         self.name
                     ),
                 )
-                .in_format(JSON_FORMAT))
+                .in_format(Format::Json))
             }
             None => None,
         };
         if let Some(arguments) = openai {
-            let options = ReplyOptions {
+            // Read from the text, so a duplicate key is refused and an error
+            // has its line and column.
+            return Ok(Call {
+                arguments,
                 finish_reason: FinishReason::of_response(response),
-                ..Default::default()
-            };
-            // Read straight from the text, so a duplicate key is refused and
-            // an error has its line and column.
-            return from_json_reply_with_options::<A>(&arguments, &options).map(|(a, _)| a);
+            });
         }
         let anthropic = response["content"]
             .as_array()
@@ -122,20 +121,25 @@ impl Tool {
                 "the response stopped at max_tokens inside the tool call; raise max_tokens",
                 "the tool call stops before its end",
             )
-            .in_format(JSON_FORMAT));
+            .in_format(Format::Json));
         }
-        A::deserialize(&call["input"]).map_err(|e| {
-            let kind = if e.to_string().starts_with("missing field") {
-                ParseErrorKind::MissingField
+        Ok(Call {
+            arguments: Cow::Owned(call["input"].to_string()),
+            finish_reason: FinishReason::Stop,
+        })
+    }
+
+    /// The response body's text as one JSON value, a key written twice in
+    /// any object of it refused, never settled by keeping one.
+    pub(crate) fn body(body: &str) -> Result<Value, ParseError> {
+        json::unique_value(body).map_err(|(e, twice)| {
+            let line = Some(e.line()).filter(|&l| l > 0);
+            let message = if twice {
+                format!("the response writes a key twice in one object ({e}): parsed, it keeps one of the two, and which the model meant is not known; ask again")
             } else {
-                ParseErrorKind::InvalidValue
+                format!("the response body is not one JSON value ({e}): pass the body's text as the server sent it")
             };
-            ParseError::new(
-                kind,
-                None,
-                format!("the tool call's arguments do not fit the type: {e}"),
-            )
-            .in_format(JSON_FORMAT)
+            ParseError::new(ParseErrorKind::Syntax, line, message).in_format(Format::Json)
         })
     }
 
@@ -157,7 +161,7 @@ impl Tool {
                     self.name
                 ),
             )
-            .in_format(JSON_FORMAT));
+            .in_format(Format::Json));
         }
         Ok(first)
     }
@@ -171,7 +175,7 @@ impl Tool {
                 format!("{what} before the call of the tool `{name}`; {todo}"),
                 "the tool call never comes",
             )
-            .in_format(JSON_FORMAT);
+            .in_format(Format::Json);
         }
         let refusal = response["choices"][0]["message"]["refusal"]
             .as_str()
@@ -186,12 +190,14 @@ impl Tool {
                 ParseErrorKind::EmptyCompletion,
                 None,
                 format!("the model refused{said} instead of calling the tool `{name}`: a refusal is no answer; change the question, or take the refusal as the outcome"),
-            );
+            )
+            .in_format(Format::Json);
         }
         ParseError::new(
             ParseErrorKind::EmptyCompletion,
             None,
             format!("the response holds no call of the tool `{name}`; send its tool_choice to make the model call it"),
         )
+        .in_format(Format::Json)
     }
 }

@@ -283,6 +283,102 @@ fn with_description(mut schema: Value, doc: &str) -> Value {
     schema
 }
 
+/// A schema in the form OpenAI's strict mode takes, and what was moved to get
+/// there: see [`strict_form`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct StrictForm {
+    /// The schema with every keyword strict mode does not take moved into its
+    /// node's `description`.
+    pub schema: Value,
+    /// What moved, one line each: where (a JSON Pointer into the schema), the
+    /// keyword and its value (`#/properties/title: maxLength 32`).
+    pub moved: Vec<String>,
+    /// What strict mode cannot take even so (a map with free keys, a
+    /// free-form value): empty when `schema` meets its rules
+    /// ([`strict_violations`] of `schema`).
+    pub violations: Vec<String>,
+}
+
+/// The schema as OpenAI's strict mode takes it: each keyword strict mode does
+/// not take (a text's `minLength` and `maxLength`) is left out and said in its
+/// node's `description` instead (`At most 32 characters.`), so that the
+/// model still reads it and the request stays strict. The typed readers
+/// ([`from_json_reply`](crate::from_json_reply),
+/// [`Tool::read`](crate::schema::Tool::read)) hold the moved keywords, as the
+/// type's constraints, whatever the server did with them.
+///
+/// ```
+/// use serde_json::json;
+/// use toon_core::schema::strict_form;
+/// let schema = json!({"type": "object", "properties": {
+///     "title": {"type": "string", "description": "The bug's title.", "maxLength": 32}},
+///     "required": ["title"], "additionalProperties": false});
+/// let strict = strict_form(&schema);
+/// assert_eq!(strict.schema["properties"]["title"], json!({"type": "string", "description": "The bug's title. At most 32 characters."}));
+/// assert_eq!(strict.moved, ["#/properties/title: maxLength 32"]);
+/// assert!(strict.violations.is_empty());
+/// ```
+pub fn strict_form(schema: &Value) -> StrictForm {
+    let mut schema = schema.clone();
+    let mut moved = Vec::new();
+    move_keywords(&mut schema, "#", &mut moved);
+    let violations = strict_violations(&schema);
+    StrictForm {
+        schema,
+        moved,
+        violations,
+    }
+}
+
+/// Moves the keywords strict mode does not take out of `s` and every schema
+/// under it, each said in its node's description.
+fn move_keywords(s: &mut Value, at: &str, moved: &mut Vec<String>) {
+    let Some(o) = s.as_object_mut() else { return };
+    let (least, most) = (o.remove("minLength"), o.remove("maxLength"));
+    let chars = |n: &Value| match n.as_u64() {
+        Some(1) => "1 character".to_owned(),
+        _ => format!("{n} characters"),
+    };
+    let said = match (&least, &most) {
+        (Some(a), Some(b)) if a == b => Some(format!("Exactly {}.", chars(a))),
+        (Some(a), Some(b)) => Some(format!("From {a} to {}.", chars(b))),
+        (Some(a), None) => Some(format!("At least {}.", chars(a))),
+        (None, Some(b)) => Some(format!("At most {}.", chars(b))),
+        (None, None) => None,
+    };
+    for (keyword, value) in [("minLength", &least), ("maxLength", &most)] {
+        if let Some(v) = value {
+            moved.push(format!("{at}: {keyword} {v}"));
+        }
+    }
+    if let Some(said) = said {
+        let description = match o.get("description").and_then(Value::as_str) {
+            Some(d) if !d.is_empty() => format!("{d} {said}"),
+            _ => said,
+        };
+        o.insert("description".into(), Value::String(description));
+    }
+    for (key, v) in o.iter_mut() {
+        match (key.as_str(), v) {
+            ("properties" | "$defs", Value::Object(children)) => {
+                for (name, child) in children.iter_mut() {
+                    move_keywords(child, &format!("{at}/{key}/{name}"), moved);
+                }
+            }
+            ("items" | "additionalProperties", child @ Value::Object(_)) => {
+                move_keywords(child, &format!("{at}/{key}"), moved);
+            }
+            ("anyOf", Value::Array(branches)) => {
+                for (i, child) in branches.iter_mut().enumerate() {
+                    move_keywords(child, &format!("{at}/anyOf/{i}"), moved);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The keywords OpenAI's strict mode accepts that this crate emits.
 const STRICT_KEYWORDS: &[&str] = &[
     "type",

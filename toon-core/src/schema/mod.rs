@@ -11,7 +11,7 @@ pub(crate) use tool::{name_and_doc, object_root, tool_name};
 
 use serde_json::{json, Value};
 
-pub use json_schema::strict_violations;
+pub use json_schema::{strict_form, strict_violations, StrictForm};
 
 /// A type whose JSON Schema constrains a model's output, and whose declarations
 /// tell the model what each field means.
@@ -69,8 +69,12 @@ pub enum SchemaDialect {
 
 /// The `response_format` value that constrains a reply to `T`'s schema.
 ///
-/// `strict` is set only when the schema meets strict mode's rules (a map or a
-/// free-form `serde_json::Value` field does not; see [`strict_violations`]).
+/// In the [`OpenAi`](SchemaDialect::OpenAi) form the schema is in strict
+/// mode's form ([`strict_form`]): a keyword strict mode does not take (a
+/// text's `length`) is said in the field's description instead, and held by
+/// the typed readers, so `strict` stays `true`. Only a schema strict mode
+/// cannot express at all (a map or a free-form `serde_json::Value` field) is
+/// sent as it is with `strict: false`; [`strict_form`]'s `violations` say why.
 ///
 /// OpenAI takes only an object at a schema's root, so in the
 /// [`OpenAi`](SchemaDialect::OpenAi) form a type that is not an object (a
@@ -81,10 +85,10 @@ pub enum SchemaDialect {
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use toon_core::{schema::response_format, OutputSchema, schema::SchemaDialect};
+/// use toon_core::{schema::response_format, OutputSchema, schema::SchemaDialect, Toon};
 ///
 /// /// A country and its capital.
-/// #[derive(OutputSchema, serde::Deserialize)]
+/// #[derive(Toon, OutputSchema)]
 /// struct Capital {
 ///     /// The country's name in English.
 ///     country: String,
@@ -111,16 +115,28 @@ pub fn response_format<T: OutputSchema>(dialect: SchemaDialect) -> Value {
         SchemaDialect::OpenAi => {
             let (name, _) = name_and_doc(&T::__shape());
             let (schema, _) = object_root(schema, name);
+            let (schema, strict) = strict_or_not(schema);
             json!({
                 "type": "json_schema",
                 "json_schema": {
                     // As OpenAI takes a name: `Größe` is `Gre`.
                     "name": tool_name(name),
-                    "strict": strict_violations(&schema).is_empty(),
+                    "strict": strict,
                     "schema": schema,
                 }
             })
         }
         SchemaDialect::LlamaCppPython => json!({ "type": "json_object", "schema": schema }),
+    }
+}
+
+/// The schema in strict mode's form and `true`, where strict mode can take
+/// it; else the schema as it is and `false`.
+pub(crate) fn strict_or_not(schema: Value) -> (Value, bool) {
+    let strict = strict_form(&schema);
+    if strict.violations.is_empty() {
+        (strict.schema, true)
+    } else {
+        (schema, false)
     }
 }

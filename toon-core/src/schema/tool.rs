@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{strict_violations, OutputSchema};
+use super::OutputSchema;
 use crate::shape::Shape;
 
 /// A type's tool definition: name and description from the type (its Rust
@@ -12,12 +12,16 @@ use crate::shape::Shape;
 ///
 /// A root strict mode cannot take as parameters (a tagged enum's `anyOf`, an
 /// enum, a list) is wrapped as the one property `value` of an object, and
-/// [`read`](Tool::read) unwraps it.
+/// [`read`](Tool::read) unwraps it. `read` reads a [`Toon`](crate::Toon) type
+/// with its own decoder (its names, constraints and report, as
+/// [`from_json_reply`](crate::from_json_reply)); [`read_serde`](Tool::read_serde)
+/// reads any other type with serde.
 ///
 /// ```
-/// use toon_core::{OutputSchema, schema::Tool};
+/// # #[cfg(feature = "derive")] {
+/// use toon_core::{OutputSchema, schema::Tool, Toon};
 /// /// A country and its capital city.
-/// #[derive(OutputSchema, serde::Deserialize)]
+/// #[derive(Toon, OutputSchema)]
 /// struct Capital { country: String, capital: String }
 ///
 /// let tool = Tool::of::<Capital>();
@@ -33,6 +37,7 @@ use crate::shape::Shape;
 /// ]}}]});
 /// let c: Capital = tool.read(&response).unwrap();
 /// assert_eq!(c.capital, "Lima");
+/// # }
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
@@ -80,15 +85,21 @@ impl Tool {
     }
 
     /// OpenAI's function tool: `{"type": "function", "function": {...}}`,
-    /// `strict: true` when [`strict_violations`] finds nothing in the parameters.
+    /// in strict mode: the parameters in [`strict_form`](super::strict_form), a keyword strict
+    /// mode does not take (a text's `length`) said in the field's
+    /// description and held by [`read`](Tool::read). Only parameters strict
+    /// mode cannot express at all (a map or a free-form `serde_json::Value`
+    /// field) are sent as they are with `strict: false`;
+    /// [`strict_form`](super::strict_form)`(tool.parameters()).violations` says why.
     pub fn openai(&self) -> Value {
+        let (parameters, strict) = super::strict_or_not(self.parameters.clone());
         json!({
             "type": "function",
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "parameters": self.parameters,
-                "strict": strict_violations(&self.parameters).is_empty(),
+                "parameters": parameters,
+                "strict": strict,
             }
         })
     }

@@ -682,7 +682,7 @@ impl<'t> Fields<'t> {
                 let i = Self::column(row, memo, *taken, *asked, key);
                 *asked += 1;
                 *taken |= 1 << i?;
-                let cell = Node::Scalar(std::mem::take(&mut row.cells[i?]).classified());
+                let cell = Node::Scalar(std::mem::take(&mut row.cells[i?]).for_reading());
                 Some(Placed::new(row.line, cell))
             }
         }
@@ -696,7 +696,7 @@ impl<'t> Fields<'t> {
             Source::Row { row, taken, .. } => {
                 let i = row.fields.iter().position(|f| f.name == *alias)?;
                 *taken |= 1 << i;
-                let cell = Node::Scalar(std::mem::take(&mut row.cells[i]).classified());
+                let cell = Node::Scalar(std::mem::take(&mut row.cells[i]).for_reading());
                 Some(Placed::new(row.line, cell))
             }
         }

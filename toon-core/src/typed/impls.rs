@@ -46,9 +46,11 @@ impl Toon for String {
         match node {
             Node::Scalar(Scalar::Text(s)) => Ok(s.to_owned()),
             Node::Scalar(Scalar::String(s)) => Ok(s),
-            // `rule_id: 12` for a text field: the digits are the text the model
-            // meant. Only plain digits are read as integers, so the text is the
-            // model's own; `1.0` or `1e3` would be spelled otherwise, and is refused.
+            // `rule_id: 12` or `version: 3.2` for a text field: the token's
+            // characters are what the model wrote, and the type says it is
+            // text. A plain integer is its own spelling; any other number
+            // reaches here with its spelling (`lex::value_token`), but for a
+            // JSON reply's, whose spelling serde_json has not kept.
             Node::Scalar(Scalar::Number(n)) if n.is_i64() || n.is_u64() => {
                 cx.repair(
                     RepairKind::UnquotedScalar,
@@ -56,9 +58,26 @@ impl Toon for String {
                 );
                 Ok(n.to_string())
             }
+            Node::Scalar(Scalar::Token(t)) => match crate::lex::value_token(t) {
+                Scalar::Token(_) => {
+                    cx.repair(
+                        RepairKind::UnquotedScalar,
+                        format!("number {t} read as text"),
+                    );
+                    Ok(t.to_owned())
+                }
+                told => Self::__from_node(Node::Scalar(told), cx),
+            },
+            Node::Scalar(Scalar::Bool(b)) => {
+                cx.repair(
+                    RepairKind::UnquotedScalar,
+                    format!("boolean {b} read as text"),
+                );
+                Ok(b.to_string())
+            }
             Node::Scalar(Scalar::Number(n)) => Err(cx.error(
                 ParseErrorKind::InvalidValue,
-                format!("expected text, found the number {n} (written with a point or an exponent): text that reads as a number must be written in quotes"),
+                format!("expected text, found the number {n}, whose spelling a JSON number does not keep: write the text as a JSON string"),
             )),
             other => Err(cx.error(
                 ParseErrorKind::InvalidValue,
@@ -116,6 +135,8 @@ impl Toon for bool {
 fn number_of(node: &Node<'_>, cx: &mut Cx) -> Option<Number> {
     match node {
         Node::Scalar(Scalar::Number(n)) => Some(n.clone()),
+        // A number whose spelling was kept for a text field.
+        Node::Scalar(Scalar::Token(t)) => parse_number(t),
         Node::Scalar(s) => {
             let s = s.as_str()?;
             let n = parse_number(s.trim())?;
@@ -508,5 +529,63 @@ mod tests {
             same::<Option<bool>>(t);
             same::<Box<u16>>(t);
         }
+    }
+}
+
+/// The object `{"value": …}` OpenAI's strict mode asks for where the type is
+/// not an object: read by the type's own decoder, `value` missing, beside
+/// another key or given twice refused, never read as `null`.
+impl<T: Toon> Toon for crate::reply::Wrapped<T> {
+    fn __shape() -> Shape {
+        Shape::Struct(crate::shape::StructShape {
+            name: "Wrapped",
+            doc: "",
+            fields: vec![crate::shape::FieldShape {
+                name: "value",
+                doc: "",
+                shape: T::__shape_ref(),
+                optional: false,
+                max_len: None,
+                max_items: None,
+                delimited: false,
+                constraints: crate::shape::Constraints::NONE,
+            }],
+        })
+    }
+    fn __to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("value".into(), self.0.__to_value());
+        Value::Object(map)
+    }
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        let refusal = match &node {
+            Node::Object(map) if map.len() == 1 && map.contains_key("value") => None,
+            Node::Object(map) => {
+                let keys: Vec<String> = map.keys().take(5).map(|k| format!("`{k}`")).collect();
+                let (kind, what) = if map.contains_key("value") {
+                    (ParseErrorKind::InvalidValue, "beside other keys")
+                } else {
+                    (ParseErrorKind::MissingField, "missing")
+                };
+                let found = if keys.is_empty() {
+                    "an empty object".to_owned()
+                } else {
+                    format!("an object with the keys {}", keys.join(", "))
+                };
+                Some((kind, format!("the answer's one property `value` is {what}: found {found}; write the answer as the value of `value`, and nothing beside it")))
+            }
+            other => Some((
+                ParseErrorKind::InvalidValue,
+                format!(
+                    "expected an object whose one property is `value`, found {}",
+                    other.describe()
+                ),
+            )),
+        };
+        if let Some((kind, message)) = refusal {
+            return Err(cx.error(kind, message));
+        }
+        let mut fields = cx.object(node, "Wrapped")?;
+        cx.field::<T>(&mut fields, "value", &[]).map(crate::reply::Wrapped)
     }
 }

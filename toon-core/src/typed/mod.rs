@@ -6,6 +6,7 @@ mod context;
 mod delimited;
 mod guide;
 mod impls;
+mod json;
 mod parser;
 mod row;
 mod stream;
@@ -14,6 +15,7 @@ use serde_json::Value;
 
 use crate::shape::{Constraints, Shape};
 pub use constrain::{Measure, Measured};
+pub use json::from_json_reply;
 pub use context::{Cx, Fields};
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, CellCheck, RowCells};
@@ -22,7 +24,7 @@ pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, 
 use crate::encode::encode;
 use crate::grammar::{GrammarOptions, GrammarSyntax};
 use crate::node::{Node, Scalar};
-use crate::reply::{decode_reply_guided, says_nothing, settle, Findings, Guided};
+use crate::reply::{decode_reply_guided, json_guided, says_nothing, settle, Findings, Format, Guided};
 use crate::reply::{
     ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, EMPTY_REPLY_OBJECT,
 };
@@ -269,16 +271,31 @@ pub(crate) fn read<T: Toon>(
     completion: &str,
     options: &ReplyOptions,
 ) -> Result<Reply<T>, ParseError> {
+    read_as(completion, options, Format::Toon)
+}
+
+/// The typed reading of a reply asked for in `format`: TOON (a JSON reply
+/// read too), or JSON alone ([`from_json_reply`]). One reading either way:
+/// the type's names, constraints, finish-reason rule and report.
+pub(crate) fn read_as<T: Toon>(
+    completion: &str,
+    options: &ReplyOptions,
+    format: Format,
+) -> Result<Reply<T>, ParseError> {
     // The whole completion, prose fields included, before any work on it.
-    refuse_size(completion.len(), options)?;
+    crate::reply::too_many_bytes(completion.len(), options).map_err(|e| e.in_format(format))?;
     let shape = T::__shape();
-    // Delimited prose fields are cut out first; the rest is read as TOON.
-    let prose_names = delimited::names(&shape);
+    // Delimited prose fields are cut out of a TOON reply first; the rest is
+    // read as TOON. In JSON they are keys like any other.
+    let prose_names = match format {
+        Format::Toon => delimited::names(&shape),
+        Format::Json => Vec::new(),
+    };
     let (completion, mut prose) = if prose_names.is_empty() {
         (std::borrow::Cow::Borrowed(completion), Vec::new())
     } else {
         let (toon, prose) = delimited::split(completion, &prose_names, options.finish_reason)
-            .map_err(|e| e.in_format(FORMAT))?;
+            .map_err(|e| e.in_format(format))?;
         (std::borrow::Cow::Owned(toon), prose)
     };
     let completion = completion.as_ref();
@@ -293,7 +310,9 @@ pub(crate) fn read<T: Toon>(
         let mut buf = String::new();
         // A reply of delimited blocks alone (a struct whose fields are all
         // delimited) said something: its blocks, on no TOON line.
-        let mut decoded = if !prose.is_empty() && says_nothing(completion.lines()) {
+        let mut decoded = if format == Format::Json {
+            json_guided(completion, options)?
+        } else if !prose.is_empty() && says_nothing(completion.lines()) {
             Guided {
                 value: Node::Object(Box::default()),
                 repairs: Vec::new(),
@@ -350,10 +369,15 @@ pub(crate) fn read<T: Toon>(
         Ok(Reply { value, repairs })
     };
     let result = read();
-    settle(result, completion, options, &findings.short_rows, &|line| {
+    let mut reply = settle(result, completion, options, &findings.short_rows, &|line| {
         findings.missing_cell(line)
     })
-    .map_err(|e| e.in_format(FORMAT))
+    .map_err(|e| e.in_format(format))?;
+    // A reply asked for as JSON is no fallback to report.
+    if format == Format::Json {
+        reply.repairs.retain(|r| r.kind != RepairKind::ReadJson);
+    }
+    Ok(reply)
 }
 
 /// A refusal that also names the rows of the type's tables dropped before
@@ -424,10 +448,7 @@ fn not_an_answer(value: &Scalar<'_>, keys: &[&str], completion: &str) -> ParseEr
     )
 }
 
-/// What a typed reply's refusals say the reply should have been.
-pub(crate) const FORMAT: &str = "TOON, exactly as the instructions show";
-
 /// Refuses a completion of `len` bytes over `max_bytes`, as [`read`] refuses it.
 pub(crate) fn refuse_size(len: usize, options: &ReplyOptions) -> Result<(), ParseError> {
-    crate::reply::too_many_bytes(len, options).map_err(|e| e.in_format(FORMAT))
+    crate::reply::too_many_bytes(len, options).map_err(|e| e.in_format(Format::Toon))
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::Toon;
-use crate::reply::{FinishReason, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
+use crate::reply::{FinishReason, Format, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
 
 /// A check of a decoded value that only the call site can make (how many
 /// sources it sent, which ids exist): `Err` says what is wrong, for the model.
@@ -39,6 +39,7 @@ type Check<T> = Arc<dyn Fn(&T) -> Result<(), String> + Send + Sync>;
 /// ```
 pub struct ToonOutputParser<T> {
     options: ReplyOptions,
+    format: Format,
     check: Option<Check<T>>,
     ty: PhantomData<fn() -> T>,
 }
@@ -47,6 +48,7 @@ impl<T> Clone for ToonOutputParser<T> {
     fn clone(&self) -> Self {
         ToonOutputParser {
             options: self.options,
+            format: self.format,
             check: self.check.clone(),
             ty: PhantomData,
         }
@@ -57,6 +59,7 @@ impl<T> fmt::Debug for ToonOutputParser<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToonOutputParser")
             .field("options", &self.options)
+            .field("format", &self.format)
             .field("check", &self.check.as_ref().map(|_| "caller's check"))
             .finish()
     }
@@ -73,6 +76,7 @@ impl<T: Toon> ToonOutputParser<T> {
     pub fn new() -> Self {
         ToonOutputParser {
             options: ReplyOptions::default(),
+            format: Format::Toon,
             check: None,
             ty: PhantomData,
         }
@@ -95,6 +99,27 @@ impl<T: Toon> ToonOutputParser<T> {
     /// ([`ReplyOptions::refuse_dropped_rows`]).
     pub fn refuse_dropped_rows(mut self) -> Self {
         self.options.refuse_dropped_rows = true;
+        self
+    }
+
+    /// The same parser for replies asked for as JSON (a `response_format`
+    /// schema, JSON mode, a tool call's arguments): a reply that is not one
+    /// JSON value is refused, and a refusal asks for JSON again. The value is
+    /// read by the type's own decoder, as a TOON reply is: its names
+    /// (`#[toon]` and `#[serde]` alike), its constraints, the check, the
+    /// finish-reason rule and the report.
+    ///
+    /// ```
+    /// use toon_core::{ParseErrorKind, ToonOutputParser};
+    /// let json = ToonOutputParser::<Vec<u8>>::new().json();
+    /// assert_eq!(json.parse("```json\n[1, 2]\n```").unwrap(), [1, 2]);
+    /// let err = json.parse("[2]: 1,2").unwrap_err();
+    /// assert_eq!(err.kind(), ParseErrorKind::Syntax);
+    /// assert!(err.to_string().starts_with("JSON_PARSE_FAILURE: "));
+    /// assert!(err.retry_prompt().contains("one JSON value"));
+    /// ```
+    pub fn json(mut self) -> Self {
+        self.format = Format::Json;
         self
     }
 
@@ -121,7 +146,12 @@ impl<T: Toon> ToonOutputParser<T> {
     /// # Errors
     /// As [`parse`](Self::parse).
     pub fn parse_with_report(&self, completion: &str) -> Result<Reply<T>, ParseError> {
-        let reply = T::from_toon_with_options(completion, &self.options)?;
+        let reply = super::read_as::<T>(completion, &self.options, self.format)?;
+        self.checked(reply)
+    }
+
+    /// The reply, once the caller's check has passed it.
+    pub(super) fn checked(&self, reply: Reply<T>) -> Result<Reply<T>, ParseError> {
         if let Some(check) = &self.check {
             check(&reply.value).map_err(|why| {
                 ParseError::new(
@@ -129,10 +159,15 @@ impl<T: Toon> ToonOutputParser<T> {
                     None,
                     format!("the value reads but is not valid here: {why}"),
                 )
-                .in_format(super::FORMAT)
+                .in_format(self.format)
             })?;
         }
         Ok(reply)
+    }
+
+    /// The options and format this parser reads with.
+    pub(super) fn settings(&self) -> (&ReplyOptions, Format) {
+        (&self.options, self.format)
     }
 
     /// The prompt snippet for `T`; see [`Toon::toon_prompt`].
