@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module of `toon-core/src` and its layer, bottom up.
-const LAYERS: [(&str, u8); 17] = [
+const LAYERS: [(&str, u8); 18] = [
     ("error", 0),
     ("options", 0),
     ("equality", 0),
@@ -24,6 +24,7 @@ const LAYERS: [(&str, u8); 17] = [
     ("reply", 5),
     ("typed", 6),
     ("request", 7),
+    ("exchange", 8),
     // The crate root re-exports every layer.
     ("lib", u8::MAX),
 ];

@@ -62,7 +62,10 @@ fn the_tool_path_reads_the_names_the_schema_shows() {
     let t: Triage = tool.read(&openai_call("Triage", &arguments())).unwrap();
     assert_eq!(t.severity, Severity::Major);
     // The same call's arguments as a JSON reply, and written in TOON: one value.
-    assert_eq!(from_json_reply::<Triage>(&arguments().to_string()).unwrap(), t);
+    assert_eq!(
+        from_json_reply::<Triage>(&arguments().to_string()).unwrap(),
+        t
+    );
     let toon = Triage::from_toon(&t.to_toon()).unwrap();
     assert_eq!(toon, t);
 }
@@ -77,7 +80,11 @@ fn the_tool_path_holds_the_constraints_and_the_callers_check() {
         ("title", json!("x".repeat(33)), "title"),
     ] {
         let e = read(with(key, value)).unwrap_err();
-        assert_eq!((e.kind(), e.path()), (ParseErrorKind::Constraint, Some(path)), "{e}");
+        assert_eq!(
+            (e.kind(), e.path()),
+            (ParseErrorKind::Constraint, Some(path)),
+            "{e}"
+        );
         assert!(e.to_string().starts_with("JSON_PARSE_FAILURE: "), "{e}");
         assert!(e.retry_prompt().contains("one JSON value"), "{e}");
     }
@@ -126,8 +133,8 @@ fn a_strict_tool_stays_strict_and_the_decoder_holds_what_moved() {
     let plain = response_format::<Triage>(SchemaDialect::LlamaCppPython);
     assert_eq!(plain["schema"]["properties"]["title"]["maxLength"], 32);
     // What moved is held on the way back.
-    let e = from_json_reply::<Triage>(&with("title", json!("y".repeat(40))).to_string())
-        .unwrap_err();
+    let e =
+        from_json_reply::<Triage>(&with("title", json!("y".repeat(40))).to_string()).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Constraint);
 }
 
@@ -158,7 +165,10 @@ fn a_version_number_in_a_text_field_is_read_as_written() {
         (read.repairs[0].kind, read.repairs[0].line),
         (RepairKind::UnquotedScalar, 5)
     );
-    assert_eq!(read.repairs[0].detail, "reported_version: number 3.20 read as text");
+    assert_eq!(
+        read.repairs[0].detail,
+        "reported_version: number 3.20 read as text"
+    );
     // As an item of a list, a table cell, an `Option`.
     #[derive(Debug, PartialEq, Toon)]
     struct Release {
@@ -190,9 +200,15 @@ fn a_version_number_in_a_text_field_is_read_as_written() {
         value: f64,
         label: String,
     }
-    assert_eq!(Reading::from_toon("value: 3.20\nlabel: a").unwrap().value, 3.2);
+    assert_eq!(
+        Reading::from_toon("value: 3.20\nlabel: a").unwrap().value,
+        3.2
+    );
     let e = Reading::from_toon("value: 1\nlabel: null").unwrap_err();
-    assert_eq!((e.kind(), e.path()), (ParseErrorKind::InvalidValue, Some("label")));
+    assert_eq!(
+        (e.kind(), e.path()),
+        (ParseErrorKind::InvalidValue, Some("label"))
+    );
     // The grammar still asks for quotes: a constrained reply needs no repair.
     let gbnf = Triage::toon_grammar(toon_core::GrammarSyntax::Gbnf);
     assert!(gbnf.contains("reported_version"), "{gbnf}");
@@ -225,6 +241,7 @@ fn a_serde_type_is_read_by_serde() {
     let tool = Tool::of::<Plain>();
     let call = openai_call("Plain", &json!({"title": "x"}));
     assert_eq!(tool.read_serde::<Plain>(&call).unwrap().title, "x");
-    let reply = toon_core::reply::from_json_serde::<Plain>("{\"title\": \"y\"}", &Default::default());
+    let reply =
+        toon_core::reply::from_json_serde::<Plain>("{\"title\": \"y\"}", &Default::default());
     assert_eq!(reply.unwrap().value.title, "y");
 }

@@ -315,9 +315,8 @@ fn an_empty_json_object_for_a_serde_struct_is_refused_at_any_depth() {
         "{e}"
     );
     // Found in a reply that was mended too, at its line as written.
-    let e =
-        serde_read::<JsonOuter>("{\n  // the options\n  \"name\": \"a\",\n  \"opts\": {},\n}")
-            .unwrap_err();
+    let e = serde_read::<JsonOuter>("{\n  // the options\n  \"name\": \"a\",\n  \"opts\": {},\n}")
+        .unwrap_err();
     assert_eq!(
         (e.kind(), e.line(), e.path()),
         (ParseErrorKind::MissingField, Some(4), Some("opts")),
@@ -325,8 +324,7 @@ fn an_empty_json_object_for_a_serde_struct_is_refused_at_any_depth() {
     );
     assert!(e.retry_prompt().contains("an optional one as null"), "{e}");
     // Written as null, with a field, or where the type holds a map, it reads.
-    let read =
-        serde_read::<JsonOuter>(r#"{"name": "a", "opts": null, "counts": {}}"#).unwrap();
+    let read = serde_read::<JsonOuter>(r#"{"name": "a", "opts": null, "counts": {}}"#).unwrap();
     assert_eq!((read.opts, read.counts), (None, Some(Default::default())));
     let read = serde_read::<JsonOuter>(r#"{"name": "{}", "opts": {"a": null}}"#).unwrap();
     assert_eq!(read.opts, Some(Opts { a: None, b: None }));

@@ -290,7 +290,7 @@ fn json_closed_with_a_wrong_bracket_is_a_syntax_error_not_a_cut() {
 
 #[test]
 fn a_block_comment_over_lines_keeps_the_lines_after_it() {
-    use toon_core::{from_json_reply, ReplyOptions, reply::from_json_serde, RepairKind};
+    use toon_core::{from_json_reply, reply::from_json_serde, RepairKind, ReplyOptions};
     let e = from_json_reply::<serde_json::Value>("{\"a\": 1, /* note\nspanning */\n\"b\": x}")
         .unwrap_err();
     assert_eq!(e.line(), Some(3), "{e}");

@@ -13,8 +13,8 @@ use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::{json, Value};
 use toon_core::{
-    decode, from_json_reply, schema::response_format,
-    schema::strict_violations, schema::SchemaDialect, OutputSchema, ParseErrorKind, Toon,
+    decode, from_json_reply, schema::response_format, schema::strict_violations,
+    schema::SchemaDialect, OutputSchema, ParseErrorKind, Toon,
 };
 
 fn example_answer() -> Answer {
@@ -388,9 +388,7 @@ fn prompted_json_is_mended_safely() {
         assert_eq!(got, kinds, "{reply}");
     }
     let toon_core::Reply {
-        value: c,
-        repairs,
-        ..
+        value: c, repairs, ..
     } = toon_core::ToonOutputParser::<Capital>::new()
         .json()
         .parse_with_report("{\"country\": \"France\",\n\"capital\": \"Paris\nCity\"}")

@@ -225,10 +225,7 @@ fn a_wrapped_call_must_hold_its_value_and_only_it() {
     assert_eq!(beside.kind(), ParseErrorKind::InvalidValue, "{beside}");
     assert!(beside.message().contains("beside other keys"), "{beside}");
     let twice = read(&format!("{{\"value\": null, \"value\": {peru}}}")).unwrap_err();
-    assert!(
-        twice.message().contains("duplicate key `value`"),
-        "{twice}"
-    );
+    assert!(twice.message().contains("duplicate key `value`"), "{twice}");
     // The same through Anthropic's parsed input.
     let anthropic = json!({"content": [{"type": "tool_use", "name": tool.name(), "input": {}}]});
     assert_eq!(

@@ -119,6 +119,7 @@ mod decode;
 mod encode;
 mod equality;
 mod error;
+pub mod exchange;
 pub mod grammar;
 mod header;
 mod lex;
@@ -158,8 +159,7 @@ pub use decode::decode;
 pub use encode::encode;
 pub use grammar::GrammarSyntax;
 pub use reply::{
-    decode_reply, FinishReason, ParseError, ParseErrorKind, Repair, RepairKind,
-    Reply, ReplyOptions,
+    decode_reply, FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
 };
 pub use request::{constrain_request, GrammarServer};
 pub use schema::OutputSchema;

@@ -24,13 +24,13 @@ use async_openai::Client;
 use serde_json::{json, Value};
 use tokio_stream::StreamExt;
 use toon_core::{
-    constrain_request, reply::from_json_reply_with_options, request::reply_text,
-    schema::response_format, schema::SchemaDialect, schema::Tool, stream::Event as StreamEvent,
-    FinishReason, GrammarServer, OutputSchema, ReplyOptions, Toon, ToonStream,
+    constrain_request, request::reply_text, schema::response_format, schema::SchemaDialect,
+    schema::Tool, stream::Event as StreamEvent, FinishReason, GrammarServer, OutputSchema,
+    ReplyOptions, Toon, ToonOutputParser, ToonStream,
 };
 
 /// Objects seen in a described scene.
-#[derive(Debug, Toon, OutputSchema, serde::Deserialize)]
+#[derive(Debug, Toon, OutputSchema)]
 struct Scene {
     /// Every object, one row each.
     #[toon(max_items = 4)]
@@ -38,7 +38,7 @@ struct Scene {
 }
 
 /// One object.
-#[derive(Debug, Toon, OutputSchema, serde::Deserialize)]
+#[derive(Debug, Toon, OutputSchema)]
 struct Object {
     /// What it is, in one or two words.
     #[toon(max_len = 20)]
@@ -156,7 +156,10 @@ async fn run(server: &str, kind: &str) -> Result<(), Failure> {
     });
     let response: Value = client.chat().create_byot(&body).await?;
     let text = text_of(&response)?;
-    let (scene, _) = from_json_reply_with_options::<Scene>(&text, &options(&response))?;
+    let scene = ToonOutputParser::<Scene>::new()
+        .json()
+        .options(options(&response))
+        .parse(&text)?;
     println!("JSON Schema: {scene:?}");
 
     // 4. The grammar-constrained request streamed: rows as they arrive.

@@ -21,14 +21,14 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+pub(crate) use error::Format;
 pub use error::{ParseError, ParseErrorKind};
 pub(crate) use error::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 pub use finish::FinishReason;
 pub(crate) use finish::{settle, settle_error};
 pub(crate) use json_locate::line_of_path;
-pub(crate) use error::Format;
-pub(crate) use json_path::json_guided;
 pub use json_path::from_json_serde;
+pub(crate) use json_path::json_guided;
 pub use report::{Repair, RepairKind, Reply};
 pub use wrapped::Wrapped;
 

@@ -451,6 +451,65 @@ impl Toon for Value {
     }
 }
 
+/// The object `{"value": …}` OpenAI's strict mode asks for where the type is
+/// not an object: read by the type's own decoder, `value` missing, beside
+/// another key or given twice refused, never read as `null`.
+impl<T: Toon> Toon for crate::reply::Wrapped<T> {
+    fn __shape() -> Shape {
+        Shape::Struct(crate::shape::StructShape {
+            name: "Wrapped",
+            doc: "",
+            fields: vec![crate::shape::FieldShape {
+                name: "value",
+                doc: "",
+                shape: T::__shape_ref(),
+                optional: false,
+                max_len: None,
+                max_items: None,
+                delimited: false,
+                constraints: crate::shape::Constraints::NONE,
+            }],
+        })
+    }
+    fn __to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("value".into(), self.0.__to_value());
+        Value::Object(map)
+    }
+    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+        let refusal = match &node {
+            Node::Object(map) if map.len() == 1 && map.contains_key("value") => None,
+            Node::Object(map) => {
+                let keys: Vec<String> = map.keys().take(5).map(|k| format!("`{k}`")).collect();
+                let (kind, what) = if map.contains_key("value") {
+                    (ParseErrorKind::InvalidValue, "beside other keys")
+                } else {
+                    (ParseErrorKind::MissingField, "missing")
+                };
+                let found = if keys.is_empty() {
+                    "an empty object".to_owned()
+                } else {
+                    format!("an object with the keys {}", keys.join(", "))
+                };
+                Some((kind, format!("the answer's one property `value` is {what}: found {found}; write the answer as the value of `value`, and nothing beside it")))
+            }
+            other => Some((
+                ParseErrorKind::InvalidValue,
+                format!(
+                    "expected an object whose one property is `value`, found {}",
+                    other.describe()
+                ),
+            )),
+        };
+        if let Some((kind, message)) = refusal {
+            return Err(cx.error(kind, message));
+        }
+        let mut fields = cx.object(node, "Wrapped")?;
+        cx.field::<T>(&mut fields, "value", &[])
+            .map(crate::reply::Wrapped)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -529,63 +588,5 @@ mod tests {
             same::<Option<bool>>(t);
             same::<Box<u16>>(t);
         }
-    }
-}
-
-/// The object `{"value": …}` OpenAI's strict mode asks for where the type is
-/// not an object: read by the type's own decoder, `value` missing, beside
-/// another key or given twice refused, never read as `null`.
-impl<T: Toon> Toon for crate::reply::Wrapped<T> {
-    fn __shape() -> Shape {
-        Shape::Struct(crate::shape::StructShape {
-            name: "Wrapped",
-            doc: "",
-            fields: vec![crate::shape::FieldShape {
-                name: "value",
-                doc: "",
-                shape: T::__shape_ref(),
-                optional: false,
-                max_len: None,
-                max_items: None,
-                delimited: false,
-                constraints: crate::shape::Constraints::NONE,
-            }],
-        })
-    }
-    fn __to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("value".into(), self.0.__to_value());
-        Value::Object(map)
-    }
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        let refusal = match &node {
-            Node::Object(map) if map.len() == 1 && map.contains_key("value") => None,
-            Node::Object(map) => {
-                let keys: Vec<String> = map.keys().take(5).map(|k| format!("`{k}`")).collect();
-                let (kind, what) = if map.contains_key("value") {
-                    (ParseErrorKind::InvalidValue, "beside other keys")
-                } else {
-                    (ParseErrorKind::MissingField, "missing")
-                };
-                let found = if keys.is_empty() {
-                    "an empty object".to_owned()
-                } else {
-                    format!("an object with the keys {}", keys.join(", "))
-                };
-                Some((kind, format!("the answer's one property `value` is {what}: found {found}; write the answer as the value of `value`, and nothing beside it")))
-            }
-            other => Some((
-                ParseErrorKind::InvalidValue,
-                format!(
-                    "expected an object whose one property is `value`, found {}",
-                    other.describe()
-                ),
-            )),
-        };
-        if let Some((kind, message)) = refusal {
-            return Err(cx.error(kind, message));
-        }
-        let mut fields = cx.object(node, "Wrapped")?;
-        cx.field::<T>(&mut fields, "value", &[]).map(crate::reply::Wrapped)
     }
 }

@@ -62,18 +62,29 @@ impl<T: Toon> ToonOutputParser<T> {
     /// As [`Tool::read`], and `Constraint` when the check refuses.
     pub fn parse_tool_call(&self, tool: &Tool, response: &Value) -> Result<Reply<T>, ParseError> {
         let call = tool.call(response)?;
+        self.parse_json_text(&call.arguments, call.finish_reason, tool.wrapped)
+    }
+
+    /// Reads a JSON reply that ended as `finish_reason` says, the value
+    /// being the one property `value` of an object where `wrapped`.
+    pub(crate) fn parse_json_text(
+        &self,
+        text: &str,
+        finish_reason: crate::FinishReason,
+        wrapped: bool,
+    ) -> Result<Reply<T>, ParseError> {
         let options = ReplyOptions {
-            finish_reason: call.finish_reason,
+            finish_reason,
             ..*self.settings().0
         };
-        let reply = if tool.wrapped {
-            let r = read_as::<Wrapped<T>>(&call.arguments, &options, Format::Json)?;
+        let reply = if wrapped {
+            let r = read_as::<Wrapped<T>>(text, &options, Format::Json)?;
             Reply {
                 value: r.value.0,
                 repairs: r.repairs,
             }
         } else {
-            read_as::<T>(&call.arguments, &options, Format::Json)?
+            read_as::<T>(text, &options, Format::Json)?
         };
         self.checked(reply)
     }

@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use crate::shape::{Constraints, Shape};
 pub use constrain::{Measure, Measured};
-pub use json::from_json_reply;
 pub use context::{Cx, Fields};
+pub use json::from_json_reply;
+pub(crate) use parser::Rounds;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub use row::{set_one_pass, CellCheck, RowCells};
 pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
@@ -24,7 +25,9 @@ pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, 
 use crate::encode::encode;
 use crate::grammar::{GrammarOptions, GrammarSyntax};
 use crate::node::{Node, Scalar};
-use crate::reply::{decode_reply_guided, json_guided, says_nothing, settle, Findings, Format, Guided};
+use crate::reply::{
+    decode_reply_guided, json_guided, says_nothing, settle, Findings, Format, Guided,
+};
 use crate::reply::{
     ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, EMPTY_REPLY_OBJECT,
 };

@@ -206,44 +206,95 @@ impl<T: Toon> ToonOutputParser<T> {
         retries: usize,
         mut send: impl FnMut(&[Value]) -> Result<Turn, E>,
     ) -> Result<Retried<T>, RetryError<E>> {
-        let mut attempts = Vec::new();
+        let mut rounds = Rounds::new(retries + 1);
         loop {
-            let turn = send(&messages).map_err(|e| RetryError::Send {
-                error: e,
-                attempts: attempts.clone(),
-            })?;
+            let turn = send(&messages).map_err(|e| rounds.failed(e))?;
             let parser = self.clone().finish_reason(turn.finish_reason);
-            match parser.parse_with_report(&turn.content) {
-                Ok(reply) => {
-                    attempts.push(Attempt {
-                        reply: turn.content,
-                        outcome: Ok(reply.repairs.clone()),
-                    });
-                    return Ok(Retried {
-                        value: reply.value,
-                        repairs: reply.repairs,
-                        attempts,
+            let outcome = parser.parse_with_report(&turn.content);
+            if let Some(done) = rounds.settle(turn.content, None, outcome, &mut messages)? {
+                return Ok(done);
+            }
+        }
+    }
+}
+
+/// The bookkeeping of asking again, which [`ToonOutputParser::parse_with_retries`]
+/// and the exchange (`crate::exchange`) share: every attempt kept, and on a
+/// refusal the refused reply and its retry turn added to the messages, until
+/// the attempts run out.
+#[derive(Debug)]
+pub(crate) struct Rounds {
+    attempts: Vec<Attempt>,
+    most: usize,
+}
+
+impl Rounds {
+    /// At most `most` attempts in all (at least one).
+    pub(crate) fn new(most: usize) -> Self {
+        Rounds {
+            attempts: Vec::new(),
+            most: most.max(1),
+        }
+    }
+
+    /// The attempts so far.
+    pub(crate) fn attempts(&self) -> &[Attempt] {
+        &self.attempts
+    }
+
+    /// Sending failed: the error, with the attempts before it.
+    pub(crate) fn failed<E>(&mut self, error: E) -> RetryError<E> {
+        RetryError::Send {
+            error,
+            attempts: self.attempts.clone(),
+        }
+    }
+
+    /// The outcome of one attempt: the value, with every attempt; `None`
+    /// after a refusal, the messages then ending with the reply and the
+    /// retry turn; or, when that was the last attempt, every attempt.
+    pub(crate) fn settle<T, E>(
+        &mut self,
+        reply: String,
+        completion_tokens: Option<u64>,
+        outcome: Result<Reply<T>, ParseError>,
+        messages: &mut Vec<Value>,
+    ) -> Result<Option<Retried<T>>, RetryError<E>> {
+        match outcome {
+            Ok(read) => {
+                self.attempts.push(Attempt {
+                    reply,
+                    completion_tokens,
+                    outcome: Ok(read.repairs.clone()),
+                });
+                Ok(Some(Retried {
+                    value: read.value,
+                    repairs: read.repairs,
+                    attempts: std::mem::take(&mut self.attempts),
+                }))
+            }
+            Err(e) => {
+                let again = e.retry_prompt();
+                // A reply over a limit goes back cut short: the model is
+                // to see that it ran on, not all of it again.
+                let said = if e.kind() == ParseErrorKind::LimitExceeded {
+                    clipped(&reply)
+                } else {
+                    reply.clone()
+                };
+                self.attempts.push(Attempt {
+                    reply,
+                    completion_tokens,
+                    outcome: Err(e),
+                });
+                if self.attempts.len() >= self.most {
+                    return Err(RetryError::Refused {
+                        attempts: std::mem::take(&mut self.attempts),
                     });
                 }
-                Err(e) => {
-                    let again = e.retry_prompt();
-                    // A reply over a limit goes back cut short: the model is
-                    // to see that it ran on, not all of it again.
-                    let said = if e.kind() == ParseErrorKind::LimitExceeded {
-                        clipped(&turn.content)
-                    } else {
-                        turn.content.clone()
-                    };
-                    attempts.push(Attempt {
-                        reply: turn.content,
-                        outcome: Err(e),
-                    });
-                    if attempts.len() > retries {
-                        return Err(RetryError::Refused { attempts });
-                    }
-                    messages.push(json!({"role": "assistant", "content": said}));
-                    messages.push(json!({"role": "user", "content": again}));
-                }
+                messages.push(json!({"role": "assistant", "content": said}));
+                messages.push(json!({"role": "user", "content": again}));
+                Ok(None)
             }
         }
     }
@@ -288,6 +339,9 @@ impl Turn {
 pub struct Attempt {
     /// The reply as the model wrote it.
     pub reply: String,
+    /// The tokens it took, where the server said (its response's `usage`;
+    /// an exchange reads it, `parse_with_retries` has only the text).
+    pub completion_tokens: Option<u64>,
     /// Its repairs, or why it was refused.
     pub outcome: Result<Vec<Repair>, ParseError>,
 }
