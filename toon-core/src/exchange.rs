@@ -21,7 +21,7 @@
 //!     .instructions("You answer questions about geography.");
 //! let mut ask = exchange.ask("What is the capital of Peru?");
 //! # let mut replies = vec!["country: Peru\ncapital:", "country: Peru\ncapital: Lima"].into_iter();
-//! # let send = |body: &Value| -> Result<Value, std::convert::Infallible> {
+//! # let mut send = |body: &Value| -> Result<Value, std::convert::Infallible> {
 //! #     assert!(body["grammar"].is_string());
 //! #     Ok(json!({"choices": [{"finish_reason": "stop", "message": {"content": replies.next().unwrap()}}]}))
 //! # };
