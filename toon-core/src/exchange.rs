@@ -25,14 +25,14 @@
 //! #     assert!(body["grammar"].is_string());
 //! #     Ok(json!({"choices": [{"finish_reason": "stop", "message": {"content": replies.next().unwrap()}}]}))
 //! # };
-//! let capital = loop {
+//! let done = loop {
 //!     let response: Value = send(&ask.body()).unwrap(); // your client: POST /v1/chat/completions
 //!     if let Some(done) = ask.read(&response).unwrap() {
-//!         break done.value;
+//!         break done;
 //!     }
 //! };
-//! assert_eq!(capital.capital, "Lima");
-//! assert_eq!(ask.attempts().len(), 2, "the first reply was refused and asked again");
+//! assert_eq!(done.value.capital, "Lima");
+//! assert_eq!(done.attempts.len(), 2, "the first reply was refused and asked again");
 //! # }
 //! ```
 
@@ -306,7 +306,9 @@ impl<T: Toon + OutputSchema> Ask<'_, T> {
         &self.messages
     }
 
-    /// Every attempt so far, each reply with what became of it.
+    /// Every attempt so far, each reply with what became of it; once the
+    /// value is read or the attempts run out, they move into what
+    /// [`read`](Ask::read) returns.
     pub fn attempts(&self) -> &[Attempt] {
         self.rounds.attempts()
     }
