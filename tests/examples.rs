@@ -20,6 +20,10 @@ mod answer;
 #[path = "../examples/detect.rs"]
 mod detect;
 
+#[allow(dead_code)]
+#[path = "../examples/triage.rs"]
+mod triage;
+
 use toon_core::FinishReason;
 
 fn reply(name: &str) -> String {
@@ -360,4 +364,22 @@ fn retry_reports_a_failed_send_with_the_attempts_before_it() {
     let out = text(out);
     assert!(out.contains("attempt 1: TOON_PARSE_FAILURE"), "{out}");
     assert!(out.contains("sending failed: connection refused"), "{out}");
+}
+
+#[test]
+fn triage_asks_again_after_a_refusal_and_reads_the_value() {
+    use toon_core::exchange::{Mechanism, Server};
+    let exchange = triage::exchange(Mechanism::Grammar, Server::LlamaServer);
+    let done = triage::ask_recorded(&exchange, triage::REPORT, &triage::recorded()).unwrap();
+    assert_eq!(done.value.priority, 4);
+    assert_eq!(done.value.severity, triage::Severity::Minor);
+    // The version is the text the model wrote, not a number read back.
+    assert_eq!(done.value.reported_version, "3.20");
+    assert_eq!(done.attempts.len(), 2);
+    let first = done.attempts[0].outcome.as_ref().unwrap_err();
+    assert_eq!(
+        (first.kind(), first.path()),
+        (toon_core::ParseErrorKind::Constraint, Some("priority"))
+    );
+    assert_eq!(done.attempts[1].completion_tokens, Some(31));
 }

@@ -1418,3 +1418,77 @@ fn a_pattern_means_in_lark_what_it_means_to_the_decoder() {
         assert_eq!(Patterns::from_toon(&text).is_ok(), ok, "{text}");
     }
 }
+
+/// Short bounds, for comparing the two syntaxes on text of every shape.
+#[derive(Debug, Clone, PartialEq, Toon)]
+struct Bounded {
+    #[toon(max_len = 3)]
+    three: String,
+    #[toon(max_len = 7)]
+    seven: String,
+    #[toon(max_len = 12)]
+    twelve: String,
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// GBNF holds unquoted text to its bound exactly, as Lark does by an
+    /// intersection: text that begins like a number (`2.1.0.0`) or a keyword
+    /// has its beginning and its rest counted together.
+    #[test]
+    fn gbnf_holds_a_texts_bound_as_lark_does(
+        word in proptest::collection::vec(
+            prop::sample::select(vec!["1", "0", ".", "e", "E", "+", "-", "a", "t", "r", "u", "n", "l", " "]),
+            0..16,
+        ),
+        field in 0usize..3,
+    ) {
+        let word: String = word.concat();
+        let mut values = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        values[field] = word.clone();
+        let text = format!("three: {}\nseven: {}\ntwelve: {}", values[0], values[1], values[2]);
+        let [lark, gbnf] = checkers_of_bounded();
+        prop_assert_eq!(gbnf.accepts(&text), lark.accepts(&text), "{:?}", text);
+    }
+}
+
+fn checkers_of_bounded() -> [Checker; 2] {
+    use std::sync::OnceLock;
+    static GRAMMARS: OnceLock<(String, String)> = OnceLock::new();
+    let (lark, gbnf) = GRAMMARS.get_or_init(|| {
+        (
+            Bounded::toon_grammar(GrammarSyntax::Lark),
+            Bounded::toon_grammar(GrammarSyntax::Gbnf),
+        )
+    });
+    [Checker::lark(lark), Checker::gbnf(gbnf)]
+}
+
+/// What a real model wrote under llama-server's GBNF (tests/e2e_exchange.rs):
+/// a title of 63 characters for a bound of 60, from text that begins like a
+/// number, whose loops were bounded one by one.
+#[test]
+fn text_that_begins_like_a_number_stays_within_its_bound_in_gbnf() {
+    #[derive(Debug, Toon)]
+    struct Titled {
+        #[toon(length(max = 60))]
+        title: String,
+    }
+    let gbnf = Checker::gbnf(&Titled::toon_grammar(GrammarSyntax::Gbnf));
+    let written = format!("2.1.0.0{}", ".1".repeat(28));
+    assert_eq!(written.chars().count(), 63);
+    assert!(!gbnf.accepts(&format!("title: {written}")));
+    assert!(gbnf.accepts(&format!("title: {}", &written[..60])));
+    assert!(Titled::from_toon(&format!("title: {}", &written[..60])).is_ok());
+    // The longest reply is the quoted title's (each character an escape of
+    // six bytes), in either syntax: the bare text stays within it.
+    let most = |syntax| toon_core::grammar::GrammarOptions::new(syntax).max_reply_bytes::<Titled>();
+    assert_eq!(most(GrammarSyntax::Gbnf), "title: ".len() + 2 + 60 * 6);
+    assert_eq!(most(GrammarSyntax::Lark), most(GrammarSyntax::Gbnf));
+    // Past the number-like beginning GBNF follows exactly (8 characters), the
+    // loops are bounded apart: such text alone may still run past the bound.
+    let loose = format!("{}x{}", "1".repeat(20), "y".repeat(45));
+    assert_eq!(loose.len(), 66);
+    assert!(gbnf.accepts(&format!("title: {loose}")));
+}

@@ -6,6 +6,10 @@
 
 mod common;
 
+#[allow(dead_code)] // the example's own entry point and helpers
+#[path = "../examples/triage.rs"]
+mod triage;
+
 use std::fmt::Write as _;
 
 use common::types::{
@@ -156,5 +160,48 @@ fn never_cut_replies_give_the_outcomes_reviewed() {
             }
         }
         insta::assert_snapshot!(format!("never_cut_replies_{server}"), summary);
+    }
+}
+
+/// The exchange's replies (tests/e2e_exchange.rs), every attempt, each read
+/// as the exchange read it: TOON for the grammar and the prompt alone, JSON
+/// for the schema and the tool call's arguments, with the finish reason in
+/// the file name.
+#[test]
+fn exchange_replies_give_the_outcomes_reviewed() {
+    for server in ["llama-server", "llama-cpp-python"] {
+        let mut summary = String::new();
+        for path in sorted_files(&format!("{}/exchange", root(server))) {
+            let (name, reply, options) = captured(&path);
+            let result = if name.contains(".no-call.") {
+                // The server answered in text, with no call of the tool.
+                "no call of the tool".to_owned()
+            } else if name.starts_with("grammar") || name.starts_with("prompted") {
+                outcome_with::<triage::Triage>(&reply, &options)
+            } else {
+                let parser = toon_core::ToonOutputParser::<triage::Triage>::new()
+                    .json()
+                    .options(options);
+                match parser.parse_with_report(&reply) {
+                    Ok(r) => {
+                        let kinds: Vec<String> = r
+                            .repairs
+                            .iter()
+                            .map(|r| format!("{}@{}", r.kind, r.line))
+                            .collect();
+                        format!("read [{}] {:?}", kinds.join(" "), r.value)
+                    }
+                    Err(e) => format!(
+                        "refused {:?} line {:?}: {}",
+                        e.kind(),
+                        e.line(),
+                        e.message()
+                    ),
+                }
+            };
+            let _ = writeln!(summary, "exchange/{name}: {result}");
+        }
+        assert!(!summary.is_empty(), "{server}: no exchange replies");
+        insta::assert_snapshot!(format!("exchange_replies_{server}"), summary);
     }
 }

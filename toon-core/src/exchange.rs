@@ -46,7 +46,7 @@ use crate::request::{constrain_request_with, reply_text, GrammarServer};
 use crate::schema::{
     name_and_doc, object_root, response_format, tool_name, OutputSchema, SchemaDialect, Tool,
 };
-use crate::typed::{Attempt, Retried, RetryError, Rounds, Toon, ToonOutputParser};
+use crate::typed::{Attempt, Retried, RetryError, Rounds, Said, Toon, ToonOutputParser};
 
 /// How the reply is held to the type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -177,6 +177,22 @@ impl<T: Toon + OutputSchema> Exchange<T> {
             }
             Mechanism::Prompted => {}
         }
+        // A limit that stops a runaway reply where no grammar sets one: the
+        // longest TOON reply of the type (no valid one is longer), twice
+        // that for JSON, which spells every key and quote. Not a never-cut
+        // bound: a cut reply is refused as `Truncated`, by name.
+        if mechanism != Mechanism::Grammar {
+            let toon = T::toon_max_reply_bytes();
+            let most = match mechanism {
+                Mechanism::Prompted => toon,
+                _ => toon.saturating_mul(2),
+            };
+            let field = match server {
+                Server::OpenAi => "max_completion_tokens",
+                _ => "max_tokens",
+            };
+            fields.insert(field.into(), json!(most));
+        }
         Exchange {
             mechanism,
             server,
@@ -214,13 +230,16 @@ impl<T: Toon + OutputSchema> Exchange<T> {
         self
     }
 
-    /// A field of every request body: `model`, `temperature`, `seed`, or the
-    /// token limit where the mechanism sets none (`max_tokens`;
-    /// `max_completion_tokens` on OpenAI). With [`Mechanism::Grammar`] the
-    /// limit is already the longest reply the grammar admits, so that no
-    /// reply is cut: a smaller one set here may cut one, which is then
-    /// refused as `Truncated` (bound the type with `#[toon(max_len = N)]` or
-    /// `#[toon(max_items = N)]` instead).
+    /// A field of every request body: `model`, `temperature`, `seed`, or
+    /// another token limit (`max_tokens`; `max_completion_tokens` on
+    /// OpenAI). With [`Mechanism::Grammar`] the limit is the longest reply
+    /// the grammar admits, so that no reply is cut: a smaller one set here
+    /// may cut one, which is then refused as `Truncated` (bound the type with
+    /// `#[toon(max_len = N)]` or `#[toon(max_items = N)]` instead). With the
+    /// other mechanisms it stops a runaway reply: the longest TOON reply of
+    /// the type for [`Mechanism::Prompted`], twice that for JSON, which
+    /// may not hold every JSON reply of the type (keys are spelt in each
+    /// object); a reply it cuts is refused as `Truncated` and asked again.
     pub fn field(mut self, key: &str, value: Value) -> Self {
         self.fields.insert(key.to_owned(), value);
         self
@@ -357,8 +376,12 @@ impl<T: Toon + OutputSchema> Ask<'_, T> {
                 (text, read)
             }
         };
-        self.rounds
-            .settle(reply, tokens, outcome, &mut self.messages)
+        let said = Said {
+            reply,
+            finish_reason: finish,
+            completion_tokens: tokens,
+        };
+        self.rounds.settle(said, outcome, &mut self.messages)
     }
 }
 

@@ -2,10 +2,13 @@
 //! through its raw-JSON requests (`create_byot`, `create_stream_byot`), against
 //! an OpenAI-compatible server. One type gives each request:
 //!
-//! 1. TOON constrained by the type's grammar (`constrain_request`), read with `from_toon`;
-//! 2. the type as a forced tool call (`Tool::of`), read with `Tool::read`;
-//! 3. the JSON Schema as `response_format`, read with `from_json_reply`;
-//! 4. the grammar-constrained request streamed, each row read as it arrives (`ToonStream`).
+//! 1. TOON constrained by the type's grammar, through the exchange
+//!    (`toon_core::exchange`, which builds each request and reads each
+//!    response; the glue is the five lines of `ask`);
+//! 2. the type as a forced tool call, through the exchange;
+//! 3. the JSON Schema as `response_format`, through the exchange;
+//! 4. the grammar-constrained request streamed (`constrain_request`), each
+//!    row read as it arrives (`ToonStream`).
 //!
 //! ```text
 //! cargo run --manifest-path clients/async-openai/Cargo.toml -- http://127.0.0.1:8765 [llama-server|llama-cpp-python]
@@ -23,10 +26,11 @@ use async_openai::config::OpenAIConfig;
 use async_openai::Client;
 use serde_json::{json, Value};
 use tokio_stream::StreamExt;
+use toon_core::exchange::{Exchange, Mechanism, Server};
+use toon_core::retry::Retried;
 use toon_core::{
-    constrain_request, request::reply_text, schema::response_format, schema::SchemaDialect,
-    schema::Tool, stream::Event as StreamEvent, FinishReason, GrammarServer, OutputSchema,
-    ReplyOptions, Toon, ToonOutputParser, ToonStream,
+    constrain_request, stream::Event as StreamEvent, FinishReason, GrammarServer, OutputSchema,
+    Toon, ToonStream,
 };
 
 /// Objects seen in a described scene.
@@ -59,23 +63,22 @@ fn messages(system: &str) -> Value {
     ])
 }
 
-fn options(response: &Value) -> ReplyOptions {
-    ReplyOptions {
-        finish_reason: FinishReason::of_response(response),
-        ..Default::default()
-    }
-}
-
 type Failure = Box<dyn std::error::Error>;
 
-/// The reply's text: a server's error is a failure, never an empty reply; a
-/// reply with no text (`content: null`) is read as empty, so that its finish
-/// reason says whether it was cut.
-fn text_of(response: &Value) -> Result<String, Failure> {
-    if !response["error"].is_null() || !response["choices"][0].is_object() {
-        return Err(format!("the server answered with no reply: {response}").into());
+/// A typed value through the exchange: it builds each request and reads each
+/// response; the glue is this loop.
+async fn ask<T: Toon + OutputSchema>(
+    client: &Client<OpenAIConfig>,
+    exchange: &Exchange<T>,
+    question: &str,
+) -> Result<Retried<T>, Failure> {
+    let mut ask = exchange.ask(question);
+    loop {
+        let response: Value = client.chat().create_byot(ask.body()).await?;
+        if let Some(done) = ask.read(&response)? {
+            return Ok(done);
+        }
     }
-    Ok(reply_text(response).unwrap_or_default().into_owned())
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -95,9 +98,9 @@ async fn main() {
 }
 
 async fn run(server: &str, kind: &str) -> Result<(), Failure> {
-    let (dialect, ignores_tools) = match kind {
-        "llama-server" => (SchemaDialect::OpenAi, true),
-        "llama-cpp-python" => (SchemaDialect::LlamaCppPython, false),
+    let (kind, ignores_tools) = match kind {
+        "llama-server" => (Server::LlamaServer, true),
+        "llama-cpp-python" => (Server::LlamaCppPython, false),
         other => {
             return Err(
                 format!("unknown server kind `{other}`: llama-server or llama-cpp-python").into(),
@@ -108,61 +111,44 @@ async fn run(server: &str, kind: &str) -> Result<(), Failure> {
         .with_api_base(format!("{server}/v1"))
         .with_api_key("local");
     let client = Client::with_config(config);
+    let example = Scene {
+        objects: vec![Object {
+            name: "spoon".into(),
+            count: 1,
+        }],
+    };
+    let exchange = |mechanism| {
+        Exchange::<Scene>::new(mechanism, kind)
+            .instructions("List the objects in the scene.")
+            .example("Scene: a spoon.", &example)
+            .field("model", json!("local"))
+            .field("temperature", json!(0))
+    };
+
+    // 1. TOON, constrained by the type's grammar (which sets the token limit
+    // to the longest reply it admits: the reply is never cut).
+    let scene = ask(&client, &exchange(Mechanism::Grammar), SCENE).await?;
+    println!("grammar: {:?}", scene.value);
+
+    // 2. The type as a tool the model must call.
+    let tool = exchange(Mechanism::Tool).field("max_tokens", json!(200));
+    match ask(&client, &tool, SCENE).await {
+        Ok(scene) => println!("tool call: {:?}", scene.value),
+        // llama-server with this model's chat template answers in text.
+        Err(e) if ignores_tools => println!("tool call: none came ({e})"),
+        Err(e) => return Err(e),
+    }
+
+    // 3. The JSON Schema as response_format.
+    let json = exchange(Mechanism::JsonSchema).field("max_tokens", json!(200));
+    let scene = ask(&client, &json, SCENE).await?;
+    println!("JSON Schema: {:?}", scene.value);
+
+    // 4. The grammar-constrained request streamed: rows as they arrive.
     let toon_system = format!(
         "List the objects in the scene, in TOON.\n\n{}",
         Scene::toon_prompt()
     );
-
-    // 1. TOON, constrained by the type's grammar (which sets the token limit
-    // to the longest reply it admits: the reply is never cut).
-    let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0});
-    constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
-    let response: Value = client.chat().create_byot(&body).await?;
-    let text = text_of(&response)?;
-    let scene = Scene::from_toon_with_options(&text, &options(&response))?.value;
-    println!("grammar: {scene:?}");
-
-    // 2. The type as a tool the model must call.
-    let tool = Tool::of::<Scene>();
-    let body = json!({
-        "model": "local",
-        "messages": messages("List the objects in the scene by calling the tool."),
-        "tools": [tool.openai()],
-        "tool_choice": tool.openai_choice(),
-        "temperature": 0,
-        "max_tokens": 200,
-    });
-    let response: Value = client.chat().create_byot(&body).await?;
-    let called = response["choices"][0]["message"]["tool_calls"].is_array();
-    if ignores_tools && !called {
-        println!("tool call: none came (the server ignores tools for this chat template)");
-    } else {
-        let scene: Scene = tool.read(&response)?;
-        println!("tool call: {scene:?}");
-    }
-
-    // 3. The JSON Schema as response_format.
-    let body = json!({
-        "model": "local",
-        "messages": [
-            {"role": "system", "content": format!("Answer with one JSON object following these declarations:\n\n{}", Scene::schema_prompt())},
-            {"role": "user", "content": "Scene: a spoon."},
-            {"role": "assistant", "content": "{\"objects\": [{\"name\": \"spoon\", \"count\": 1}]}"},
-            {"role": "user", "content": SCENE},
-        ],
-        "response_format": response_format::<Scene>(dialect),
-        "temperature": 0,
-        "max_tokens": 200,
-    });
-    let response: Value = client.chat().create_byot(&body).await?;
-    let text = text_of(&response)?;
-    let scene = ToonOutputParser::<Scene>::new()
-        .json()
-        .options(options(&response))
-        .parse(&text)?;
-    println!("JSON Schema: {scene:?}");
-
-    // 4. The grammar-constrained request streamed: rows as they arrive.
     let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "stream": true});
     constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
     let mut chunks = client.chat().create_stream_byot::<_, Value>(&body).await?;

@@ -14,7 +14,7 @@
 //! the same either way, and a grammar none of whose repetitions needs this is
 //! written as before.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use super::ir::{Expr, Grammar};
@@ -50,6 +50,8 @@ struct Writer {
     /// Rules made here, in order, and the name of each body (one rule a body).
     made: Vec<(String, String)>,
     names: HashMap<String, String>,
+    /// The named rules made here so far (`within.rs`'s).
+    defined: HashSet<String>,
 }
 
 impl Writer {
@@ -67,9 +69,20 @@ impl Writer {
             Expr::Repeat { inner, min, max } => self.repeat(inner, *min, *max, cap),
             // Two characters of every bounded language here stand outside its loops
             // (a first and a last character), so each loop may take `max - 2`.
-            Expr::Bounded { inner, max, .. } => {
-                self.expr(inner, Some(max.saturating_sub(2)), context)
-            }
+            Expr::Bounded { inner, max, .. } => match super::text::unquoted_angle(inner) {
+                // Unquoted text, exactly within its bound (`within.rs`).
+                Some(angle) if *max >= 3 => {
+                    let (top, rules) = super::within::unquoted_within(*max, angle);
+                    for (name, body) in rules {
+                        if self.defined.insert(name.clone()) {
+                            let text = self.expr(&body, None, Prec::Alt).text;
+                            self.made.push((name, text));
+                        }
+                    }
+                    self.expr(&top, None, context)
+                }
+                _ => self.expr(inner, Some(max.saturating_sub(2)), context),
+            },
         }
     }
 

@@ -12,7 +12,8 @@ use super::GrammarSyntax;
 pub(crate) const UNBOUNDED: u64 = u64::MAX;
 
 /// The most bytes of a word of `g`'s root, read as `syntax` writes it: GBNF
-/// bounds each loop inside a bounded text by the bound less two (a first and
+/// writes unquoted text within its bound as `within.rs` builds it, and bounds
+/// each loop inside any other bounded text by the bound less two (a first and
 /// a last character stand outside the loops, see `gbnf.rs`); Lark cuts a
 /// terminal's language to its bound exactly, and reads a bound nested inside a
 /// larger expression as GBNF does. A character counts as many bytes as the
@@ -76,6 +77,23 @@ impl<'g> Walk<'g> {
                     (None, None) => return UNBOUNDED,
                 };
                 u64::from(times).saturating_mul(self.expr(inner, cap))
+            }
+            // Unquoted text as GBNF writes it (`within.rs`).
+            Expr::Bounded { inner, max, .. } if *max >= 3 && self.syntax == GrammarSyntax::Gbnf => {
+                match super::text::unquoted_angle(inner) {
+                    Some(angle) => {
+                        let (top, rules) = super::within::unquoted_within(*max, angle);
+                        let mut g = Grammar::default();
+                        g.reserve("root");
+                        g.define("root", top);
+                        for (name, body) in rules {
+                            g.reserve(&name);
+                            g.define(&name, body);
+                        }
+                        max_bytes(&g, GrammarSyntax::Gbnf)
+                    }
+                    None => self.expr(inner, Some(max.saturating_sub(2))),
+                }
             }
             Expr::Bounded { inner, max, .. } => self.expr(inner, Some(max.saturating_sub(2))),
             Expr::Rule(name) => self.rule(name),

@@ -16,6 +16,7 @@ mod ir;
 mod longest;
 mod render;
 mod text;
+mod within;
 
 use crate::shape::Shape;
 
@@ -80,7 +81,12 @@ pub const LARGEST_MAX_ITEMS: u32 = 1000;
 ///   as their names;
 /// - a text's `length` and `pattern`: its maximum in both syntaxes, its minimum
 ///   and its pattern in Lark only (GBNF cannot intersect two languages; the
-///   decoder refuses what they leave out); of a delimited field's prose only
+///   decoder refuses what they leave out). GBNF counts unquoted text's
+///   characters step by step, so text that begins like a number (`2.1.0.0…`)
+///   is held to the bound too, for the first 8 characters of that beginning;
+///   text whose number-like beginning runs longer (`12345678901 apples`) has
+///   its loops bounded apart and may run past it, which the decoder refuses
+///   (Lark holds it exactly); of a delimited field's prose only
 ///   its maximum (exactly in GBNF, one character over in Lark); a free-form
 ///   value's constraints not at all. Under a pattern, quoted text is admitted
 ///   as written, without escapes, so a value holding a `"` or `\` is not;

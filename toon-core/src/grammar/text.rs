@@ -9,15 +9,15 @@ use super::FRACTION_DIGITS;
 /// delimiter (the document's comma, in field values as in cells). Control
 /// characters are left out by [`Class::except`].
 const STRUCTURAL: &str = "\"\\:[]{},";
-const DIGITS: &str = "0123456789";
+pub(super) const DIGITS: &str = "0123456789";
 
 /// Any character unquoted text may hold.
-fn any() -> Class {
+pub(super) fn any() -> Class {
     Class::except(STRUCTURAL)
 }
 
 /// Any such character but the space: a last character.
-fn solid_except(more: &str) -> Class {
+pub(super) fn solid_except(more: &str) -> Class {
     Class::except(&format!("{STRUCTURAL} {more}"))
 }
 
@@ -110,6 +110,14 @@ pub(crate) fn unquoted(angle: bool) -> Expr {
         seq([alt(prefixes(Exit::Space)), tail1()]),
         alt(prefixes(Exit::End)),
     ])
+}
+
+/// Whether `e` is unquoted text as [`unquoted`] builds it, and for which
+/// `angle`: the language GBNF writes exactly within its bound (`within.rs`).
+pub(crate) fn unquoted_angle(e: &Expr) -> Option<bool> {
+    [false, true]
+        .into_iter()
+        .find(|&angle| *e == unquoted(angle))
 }
 
 /// After `prefix` (a prefix of some keyword): go on along a keyword, leave the

@@ -17,8 +17,8 @@ use crate::shape::{Constraints, Shape};
 pub use constrain::{Measure, Measured};
 pub use context::{Cx, Fields};
 pub use json::from_json_reply;
-pub(crate) use parser::Rounds;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
+pub(crate) use parser::{Rounds, Said};
 pub use row::{set_one_pass, CellCheck, RowCells};
 pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
 

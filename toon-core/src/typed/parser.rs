@@ -211,11 +211,23 @@ impl<T: Toon> ToonOutputParser<T> {
             let turn = send(&messages).map_err(|e| rounds.failed(e))?;
             let parser = self.clone().finish_reason(turn.finish_reason);
             let outcome = parser.parse_with_report(&turn.content);
-            if let Some(done) = rounds.settle(turn.content, None, outcome, &mut messages)? {
+            let said = Said {
+                reply: turn.content,
+                finish_reason: turn.finish_reason,
+                completion_tokens: None,
+            };
+            if let Some(done) = rounds.settle(said, outcome, &mut messages)? {
                 return Ok(done);
             }
         }
     }
+}
+
+/// One reply as the server sent it: its text, how it ended, what it took.
+pub(crate) struct Said {
+    pub reply: String,
+    pub finish_reason: FinishReason,
+    pub completion_tokens: Option<u64>,
 }
 
 /// The bookkeeping of asking again, which [`ToonOutputParser::parse_with_retries`]
@@ -255,15 +267,20 @@ impl Rounds {
     /// retry turn; or, when that was the last attempt, every attempt.
     pub(crate) fn settle<T, E>(
         &mut self,
-        reply: String,
-        completion_tokens: Option<u64>,
+        said: Said,
         outcome: Result<Reply<T>, ParseError>,
         messages: &mut Vec<Value>,
     ) -> Result<Option<Retried<T>>, RetryError<E>> {
+        let Said {
+            reply,
+            finish_reason,
+            completion_tokens,
+        } = said;
         match outcome {
             Ok(read) => {
                 self.attempts.push(Attempt {
                     reply,
+                    finish_reason,
                     completion_tokens,
                     outcome: Ok(read.repairs.clone()),
                 });
@@ -284,6 +301,7 @@ impl Rounds {
                 };
                 self.attempts.push(Attempt {
                     reply,
+                    finish_reason,
                     completion_tokens,
                     outcome: Err(e),
                 });
@@ -339,6 +357,8 @@ impl Turn {
 pub struct Attempt {
     /// The reply as the model wrote it.
     pub reply: String,
+    /// How the server said it ended.
+    pub finish_reason: FinishReason,
     /// The tokens it took, where the server said (its response's `usage`;
     /// an exchange reads it, `parse_with_retries` has only the text).
     pub completion_tokens: Option<u64>,
