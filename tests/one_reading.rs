@@ -245,3 +245,53 @@ fn a_serde_type_is_read_by_serde() {
         toon_core::reply::from_json_serde::<Plain>("{\"title\": \"y\"}", &Default::default());
     assert_eq!(reply.unwrap().value.title, "y");
 }
+
+/// A reply that breaks several constraints is refused once, naming each:
+/// the retry turn asks for every one to be fixed, not the first alone.
+#[test]
+fn a_reply_that_breaks_several_constraints_names_them_all() {
+    let toon = "title: Crash\nseverity: MAJOR\npriority: 9\ncomponent: net twelve\nreported_version: \"3.2\"";
+    let e = Triage::from_toon(toon).unwrap_err();
+    assert_eq!((e.kind(), e.line()), (ParseErrorKind::Constraint, Some(3)));
+    assert!(
+        e.message()
+            .starts_with("2 values are outside their constraints"),
+        "{e}"
+    );
+    assert!(
+        e.message().contains("`priority` (line 3): 9 is outside"),
+        "{e}"
+    );
+    assert!(e.message().contains("`component` (line 4)"), "{e}");
+    assert!(
+        e.retry_prompt().contains("`component` (line 4)"),
+        "{}",
+        e.retry_prompt()
+    );
+    // The same answer as JSON: each placed by its path, on its line.
+    let json = "{\"title\": \"Crash\", \"severity\": \"MAJOR\",\n\"priority\": 9,\n\"component\": \"net twelve\", \"reported_version\": \"3.2\"}";
+    let e = from_json_reply::<Triage>(json).unwrap_err();
+    assert!(e.message().contains("`priority` (line 2)"), "{e}");
+    assert!(e.message().contains("`component` (line 3)"), "{e}");
+    // One value outside: the refusal as it always was, at its path.
+    let one = toon.replace("net twelve", "NET-12");
+    let e = Triage::from_toon(&one).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.path(), e.line()),
+        (ParseErrorKind::Constraint, Some("priority"), Some(3))
+    );
+    // Rows of a table: every row outside, each by its index.
+    #[derive(Debug, Toon)]
+    struct Scores {
+        rows: Vec<Score>,
+    }
+    #[derive(Debug, Toon)]
+    struct Score {
+        name: String,
+        #[toon(range(min = 0, max = 10))]
+        points: u8,
+    }
+    let e = Scores::from_toon("rows[3]{name,points}:\n  a,11\n  b,5\n  c,12").unwrap_err();
+    assert!(e.message().contains("`rows[0].points` (line 2)"), "{e}");
+    assert!(e.message().contains("`rows[2].points` (line 4)"), "{e}");
+}

@@ -32,6 +32,9 @@ pub struct Cx {
     /// from a JSON reply): their index in `repairs` and their path, to be
     /// placed by [`place`](Self::place) once the reading is done.
     unplaced: Vec<(usize, String)>,
+    /// Values outside their constraints, each refused at its path: the
+    /// reading goes on, so that the refusal names every one.
+    violations: Vec<ParseError>,
 }
 
 /// One step of the path. `Copy`, so entering and leaving a field (on the hot
@@ -43,6 +46,49 @@ enum Segment {
     /// A map entry's or unknown field's key: its text is `Cx::keys[n]`.
     Key(usize),
     Index(usize),
+}
+
+/// A value read from `node` with a context of its own: the value, or its
+/// refusal, one that names every value outside its constraints.
+pub(crate) fn read_alone<E: Toon>(node: Node<'_>) -> Result<E, ParseError> {
+    let mut cx = Cx::default();
+    let value = E::__from_node(node, &mut cx)?;
+    match outside(cx.violations()) {
+        Some(e) => Err(e),
+        None => Ok(value),
+    }
+}
+
+/// One refusal for the values outside their constraints: the one, or one
+/// that names each with its place (the first's line and path lead it).
+pub(crate) fn outside(mut violations: Vec<ParseError>) -> Option<ParseError> {
+    match violations.len() {
+        0 => None,
+        1 => violations.pop(),
+        n => {
+            let each: Vec<String> = violations
+                .iter()
+                .map(|e| {
+                    let place = match (e.path(), e.line()) {
+                        (Some(path), Some(line)) => format!("`{path}` (line {line})"),
+                        (Some(path), None) => format!("`{path}`"),
+                        (None, Some(line)) => format!("line {line}"),
+                        (None, None) => "a value".to_owned(),
+                    };
+                    format!("{place}: {}", e.message())
+                })
+                .collect();
+            let first = &violations[0];
+            Some(ParseError::new(
+                ParseErrorKind::Constraint,
+                first.line(),
+                format!(
+                    "{n} values are outside their constraints; {}",
+                    each.join("; ")
+                ),
+            ))
+        }
+    }
 }
 
 impl Cx {
@@ -57,11 +103,15 @@ impl Cx {
             patterns: Vec::new(),
             tables: Vec::new(),
             unplaced: Vec::new(),
+            violations: Vec::new(),
         }
     }
 
     /// Checks a field's value against its constraints: outside them, the value
-    /// is refused as `Constraint` at the field's path, never clamped or dropped.
+    /// is refused as `Constraint` at the field's path, never clamped or
+    /// dropped. The refusal is kept and the reading goes on, so that the
+    /// reply's refusal names every value outside its constraints
+    /// ([`violations`](Self::violations)).
     pub fn check<T: Measure>(
         &mut self,
         value: &T,
@@ -85,7 +135,13 @@ impl Cx {
         self.path.push((Segment::Field(key), self.last_line));
         let e = self.error(ParseErrorKind::Constraint, why);
         self.path.pop();
-        Err(e)
+        self.violations.push(e);
+        Ok(())
+    }
+
+    /// The values found outside their constraints, in the order read.
+    pub(crate) fn violations(&mut self) -> Vec<ParseError> {
+        std::mem::take(&mut self.violations)
     }
 
     /// The rows dropped so far, as `dropped_row` repairs: the type's own,

@@ -346,17 +346,31 @@ pub(crate) fn read_as<T: Toon>(
         }
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
-        let value = T::__from_node(decoded.value, &mut cx).map_err(|e| {
+        let read = T::__from_node(decoded.value, &mut cx);
+        // An error on its line and column, or by its path in a JSON reply.
+        let place = |e: ParseError| {
             let e = e.placed_in(completion, &[completion, &buf]);
-            let e = match (json_at, e.line(), e.path()) {
+            match (json_at, e.line(), e.path()) {
                 (Some(first), None, Some(path)) => {
                     let line = json_line(completion, first, path);
                     e.or_at_line(line)
                 }
                 _ => e,
-            };
-            also_dropped(e, &cx, &findings)
-        })?;
+            }
+        };
+        // Every value outside its constraints, each in its place.
+        let outside = context::outside(cx.violations().into_iter().map(place).collect());
+        let value = match (read, outside) {
+            (Ok(value), None) => value,
+            (Ok(_), Some(e)) => return Err(also_dropped(e, &cx, &findings)),
+            (Err(e), outside) => {
+                let mut e = place(e);
+                if let Some(o) = outside {
+                    e = e.also(&format!("also, {}", o.message()));
+                }
+                return Err(also_dropped(e, &cx, &findings));
+            }
+        };
         // Typed repairs of a JSON reply's values, placed by their path.
         if let Some(first) = json_at {
             cx.place(|path| json_line(completion, first, path), first);

@@ -6,8 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
+use super::super::context::read_alone;
 use super::super::row::one_pass;
-use super::super::{Cx, RowCells, Toon};
+use super::super::{RowCells, Toon};
 use crate::header::Field;
 use crate::lex::{find_unquoted_byte, read_cells};
 use crate::node::{fill, Memo, Node, Row, Scalar};
@@ -70,12 +71,8 @@ impl Event {
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
         match self {
-            Event::Field { value, .. } => {
-                E::__from_node(Node::from(value.clone()), &mut Cx::default())
-            }
-            Event::Text { delta, .. } => {
-                E::__from_node(Node::from(Value::String(delta.clone())), &mut Cx::default())
-            }
+            Event::Field { value, .. } => read_alone(Node::from(value.clone())),
+            Event::Text { delta, .. } => read_alone(Node::from(Value::String(delta.clone()))),
             Event::Item { element, .. } => element.decode(),
             Event::Withdrawn => Err(ParseError::new(
                 ParseErrorKind::InvalidValue,
@@ -238,9 +235,9 @@ impl Element {
                         return Ok(value);
                     }
                 }
-                E::__from_node(Node::Row(row), &mut Cx::default())
+                read_alone(Node::Row(row))
             }),
-            Body::Value(value) => E::__from_node(Node::from((**value).clone()), &mut Cx::default()),
+            Body::Value(value) => read_alone(Node::from((**value).clone())),
         }
     }
 
@@ -317,7 +314,7 @@ impl<'r, 'c> StreamRow<'r, 'c> {
                     cells: &mut clean.cells.to_vec(),
                     line: clean.line,
                 };
-                E::__from_node(Node::Row(row), &mut Cx::default()).map(drop)
+                read_alone::<E>(Node::Row(row)).map(drop)
             }
             _ => self.element.decode::<E>().map(drop),
         };
