@@ -295,3 +295,90 @@ fn a_reply_that_breaks_several_constraints_names_them_all() {
     assert!(e.message().contains("`rows[0].points` (line 2)"), "{e}");
     assert!(e.message().contains("`rows[2].points` (line 4)"), "{e}");
 }
+
+/// Each item of a list, or value of a map, bounded (`inner`, schemars 1.x's
+/// spelling), in every artefact and on every path.
+#[derive(Debug, PartialEq, Toon, OutputSchema)]
+struct Ratings {
+    /// The scores given.
+    #[toon(inner(range(min = 1, max = 5)))]
+    scores: Vec<u32>,
+    /// Short tags.
+    #[schemars(inner(length(max = 8)))]
+    tags: Vec<String>,
+    /// Nicknames by person.
+    #[toon(inner(pattern = "^[a-z]+$"))]
+    nicknames: std::collections::BTreeMap<String, String>,
+    /// Weights, if any.
+    #[toon(default, inner(range(min = 0, max = 1)))]
+    weights: Option<Vec<f64>>,
+}
+
+#[test]
+fn each_item_of_a_list_or_value_of_a_map_is_bounded_everywhere() {
+    let good = "scores[3]: 1,5,3\ntags[1]: short\nnicknames:\n  ann: annie\nweights[2]: 0.5,1";
+    let r = Ratings::from_toon(good).unwrap();
+    assert_eq!(r.scores, [1, 5, 3]);
+    // The decoder: each item outside, by its path.
+    let bad = "scores[3]: 1,9,0\ntags[1]: verylongtag\nnicknames:\n  ann: Annie\nweights[1]: 2";
+    let e = Ratings::from_toon(bad).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Constraint);
+    for place in [
+        "`scores[1]`",
+        "`scores[2]`",
+        "`tags[0]`",
+        "`nicknames.ann`",
+        "`weights[0]`",
+    ] {
+        assert!(e.message().contains(place), "{place}: {e}");
+    }
+    assert!(e.message().starts_with("5 values"), "{e}");
+    // Left out, the optional field is the type's default, with nothing to check.
+    let r = Ratings::from_toon("scores[1]: 2\ntags[0]:\nnicknames:\n  a: b").unwrap();
+    assert_eq!(r.weights, None);
+    // JSON and the tool path read the same way.
+    let json = r#"{"scores": [1, 7], "tags": [], "nicknames": {}, "weights": null}"#;
+    let e = from_json_reply::<Ratings>(json).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.path()),
+        (ParseErrorKind::Constraint, Some("scores[1]"))
+    );
+    let tool = Tool::of::<Ratings>();
+    let e = tool
+        .read::<Ratings>(&openai_call(
+            "Ratings",
+            &serde_json::from_str(json).unwrap(),
+        ))
+        .unwrap_err();
+    assert_eq!(e.path(), Some("scores[1]"));
+    // The schema: on the items, and the map's values.
+    let schema = Ratings::json_schema();
+    assert_eq!(schema["properties"]["scores"]["items"]["minimum"], 1);
+    assert_eq!(schema["properties"]["scores"]["items"]["maximum"], 5);
+    assert_eq!(schema["properties"]["tags"]["items"]["maxLength"], 8);
+    assert_eq!(
+        schema["properties"]["nicknames"]["additionalProperties"]["pattern"],
+        "^[a-z]+$"
+    );
+    // Strict mode: the items' length said in words, and still strict where it can be.
+    let strict = strict_form(&Tool::of::<Ratings>().parameters().clone());
+    assert!(
+        strict
+            .moved
+            .contains(&"#/properties/tags/items: maxLength 8".to_owned()),
+        "{:?}",
+        strict.moved
+    );
+    // The prompt and the declarations.
+    let prompt = Ratings::toon_prompt();
+    assert!(prompt.contains("Each: 1 to 5."), "{prompt}");
+    assert!(prompt.contains("Each: at most 8 characters."), "{prompt}");
+    let declared = Ratings::schema_prompt();
+    assert!(
+        declared.contains("scores: Vec<u32>, // each 1 to 5"),
+        "{declared}"
+    );
+    // The grammar holds the whole-number range of each item.
+    let gbnf = Ratings::toon_grammar(toon_core::GrammarSyntax::Gbnf);
+    assert!(gbnf.contains("int-1-5"), "{gbnf}");
+}

@@ -149,6 +149,16 @@ impl Out {
         if let (Shape::List(_) | Shape::Map(_), Some(n)) = (&shape, note(&shape, &held)) {
             doc = join_doc(&doc, &format!("{}.", capitalized(&n)));
         }
+        // What each item or value must be (`inner`).
+        if let (Shape::List(item) | Shape::Map(item), Some(n)) = (&shape, note_of_items(&shape, f))
+        {
+            let what = if item.is_primitive() {
+                "Each"
+            } else {
+                "Each item"
+            };
+            doc = join_doc(&doc, &format!("{what}: {n}."));
+        }
         if optional && self.comments {
             doc = join_doc(&doc, &format!("May be `null` (`{key}: null`)."));
         }
@@ -344,6 +354,15 @@ fn cell(shape: &Shape) -> String {
             }
         }
         other => placeholder(&other),
+    }
+}
+
+/// What each item of a field's list, or value of its map, must be, in the
+/// fewest words (`1 to 5`), where the field says (`inner`).
+pub(crate) fn note_of_items(shape: &Shape, f: &FieldShape) -> Option<String> {
+    match shape.unwrapped() {
+        Shape::List(item) | Shape::Map(item) => note(&item, &f.inner),
+        _ => None,
     }
 }
 

@@ -82,6 +82,9 @@ pub struct FieldShape {
     pub delimited: bool,
     /// What the field's values must be (`range`, `length`, `pattern`).
     pub constraints: Constraints,
+    /// What each item of the field's list, or value of its map, must be
+    /// (`inner(range(..), length(..), pattern = "..")`).
+    pub inner: Constraints,
 }
 
 impl FieldShape {
@@ -364,8 +367,8 @@ impl TypeNames {
         for f in fields {
             let _ = write!(
                 out,
-                "{}:{:?}{:?}{:?}{}{}=",
-                f.name, f.max_len, f.max_items, f.constraints, f.optional, f.delimited
+                "{}:{:?}{:?}{:?}{:?}{}{}=",
+                f.name, f.max_len, f.max_items, f.constraints, f.inner, f.optional, f.delimited
             );
             self.sign(&f.shape, out, false);
             out.push(',');

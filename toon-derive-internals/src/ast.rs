@@ -44,6 +44,8 @@ pub struct Field<'a> {
     pub fill: Fill,
     /// What its values must be (`range`, `length`, `pattern`).
     pub constraints: Constraints,
+    /// What each item of its list, or value of its map, must be (`inner(..)`).
+    pub inner: Constraints,
 }
 
 /// How a field the reply leaves out (or a skipped one) gets its value.
@@ -234,6 +236,7 @@ fn named_fields<'a>(
                 doc: Doc::from_attrs(&f.attrs),
                 fill,
                 constraints: constraints(&attrs),
+                inner: inner_constraints(&attrs),
                 attrs,
             }
         })
@@ -250,6 +253,7 @@ fn newtype_field_keys(cx: &Ctxt, field: &syn::Field) {
     let constrained = a.range.is_some()
         || a.length.is_some()
         || a.pattern.is_some()
+        || a.inner.is_some()
         || a.max_len.is_some()
         || a.max_items.is_some();
     if let Some(attr) = ours.filter(|_| constrained || a.delimited.is_some()) {
@@ -266,7 +270,7 @@ fn newtype_field_keys(cx: &Ctxt, field: &syn::Field) {
     }
 }
 
-const NEWTYPE_FIELD_KEYS: &str = "a newtype is read as its field's type, so constraints and bounds on its field would not be read; put them on each field that holds the newtype";
+const NEWTYPE_FIELD_KEYS: &str = "a newtype is read as its field's type, so constraints and bounds on its field would not be read; put them on each field that holds the newtype (on a list of it, as `inner(..)`: `#[toon(inner(range(min = 1)))]`)";
 
 fn constraints(a: &FieldAttrs) -> Constraints {
     let mut out = Constraints::default();
@@ -277,6 +281,19 @@ fn constraints(a: &FieldAttrs) -> Constraints {
         (out.min_length, out.max_length) = (l.min, l.max);
     }
     out.pattern = a.pattern.as_ref().map(|(p, _)| p.clone());
+    out
+}
+
+fn inner_constraints(a: &FieldAttrs) -> Constraints {
+    let mut out = Constraints::default();
+    let Some(i) = &a.inner else { return out };
+    if let Some(r) = i.range {
+        (out.min, out.max) = (r.min, r.max);
+    }
+    if let Some(l) = i.length {
+        (out.min_length, out.max_length) = (l.min, l.max);
+    }
+    out.pattern = i.pattern.as_ref().map(|(p, _)| p.clone());
     out
 }
 

@@ -119,6 +119,17 @@ pub struct FieldAttrs {
     pub range: Option<Bounds<f64>>,
     pub length: Option<Bounds<u32>>,
     pub pattern: Option<(String, Span)>,
+    /// `inner(range(..), length(..), pattern = "..")`: each item's (of a list)
+    /// or each value's (of a map), in schemars 1.x's spelling.
+    pub inner: Option<Inner>,
+}
+
+/// The constraints of each item of a list or value of a map, and where `inner` was written.
+pub struct Inner {
+    pub range: Option<Bounds<f64>>,
+    pub length: Option<Bounds<u32>>,
+    pub pattern: Option<(String, Span)>,
+    pub span: Span,
 }
 
 /// Keys on a variant.
@@ -443,6 +454,46 @@ impl FieldAttrs {
                     if let Some(p) = constraint::regex(meta)? {
                         once(&mut out.pattern, p, |a, b| a.0 == b.0, meta)?;
                     }
+                }
+                // #[toon(inner(range(min = 1)))], #[schemars(inner(length(max = 20)))]
+                "inner" if family != Family::Serde => {
+                    let borrowed = family == Family::Borrowed;
+                    let inner = out.inner.get_or_insert(Inner {
+                        range: None,
+                        length: None,
+                        pattern: None,
+                        span: key_span(meta),
+                    });
+                    meta.parse_nested_meta(|m| {
+                        let key = m
+                            .path
+                            .get_ident()
+                            .map(ToString::to_string)
+                            .unwrap_or_default();
+                        match key.as_str() {
+                            "range" => {
+                                let b = constraint::range(&m, borrowed)?;
+                                once(&mut inner.range, b, constraint::Bounds::same, &m)
+                            }
+                            "length" => {
+                                let b = constraint::length(&m, borrowed)?;
+                                once(&mut inner.length, b, constraint::Bounds::same, &m)
+                            }
+                            "pattern" => {
+                                let p = constraint::pattern(&m)?;
+                                once(&mut inner.pattern, p, |a, b| a.0 == b.0, &m)
+                            }
+                            "regex" => match constraint::regex(&m)? {
+                                Some(p) => once(&mut inner.pattern, p, |a, b| a.0 == b.0, &m),
+                                None => Ok(()),
+                            },
+                            // schemars' other keys for the items are schemars' own.
+                            _ if borrowed => skip_value(&m),
+                            _ => Err(m.error(
+                                "`inner` takes `range`, `length` and `pattern`, each item's",
+                            )),
+                        }
+                    })?;
                 }
                 _ if family == Family::Borrowed => return Ok(false),
                 // #[toon(rename = "wire_name")], or (serialize = "..", deserialize = "..")

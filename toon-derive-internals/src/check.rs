@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::ast::{Body, Container, Field};
+use crate::constraint::Bounds;
 use crate::ctxt::Ctxt;
 
 /// Every rule: the variants and fields first, then the container's keys, then
@@ -283,67 +284,127 @@ fn kind_of(ty: &Type) -> Kind {
 fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     for f in all_fields(cont) {
         let a = &f.attrs;
-        let kind = kind_of(f.ty);
-        if let Some(r) = a.range {
-            refuse_empty(cx, "range", r.min, r.max, r.span);
-            match kind {
-                Kind::Text | Kind::List => cx.error_at(
-                    r.span,
-                    "`range` bounds a number; for text or a list, bound its size with `length(min = .., max = ..)`",
+        let toon = derive == "Toon" && !a.skip;
+        fit(
+            cx,
+            kind_of(f.ty),
+            a.range,
+            a.length,
+            a.pattern.as_ref(),
+            toon,
+            false,
+        );
+        if let Some(inner) = &a.inner {
+            match item_of(f.ty) {
+                Some(item) => fit(
+                    cx,
+                    kind_of(item),
+                    inner.range,
+                    inner.length,
+                    inner.pattern.as_ref(),
+                    toon,
+                    true,
                 ),
-                Kind::Integer(lo, hi, name) => {
-                    for b in [r.min, r.max].into_iter().flatten() {
-                        if b < lo as f64 || b > hi as f64 {
-                            cx.error_at(r.span, format!("the bound {b} is outside {name} ({lo}..={hi}); no value of the field could meet it"));
-                        }
-                    }
-                    if let (Some(min), Some(max)) = (r.min, r.max) {
-                        if min <= max && min.ceil() > max.floor() {
-                            cx.error_at(r.span, format!("`range(min = {min}, max = {max})` holds no whole number, so no value of {name} could meet it"));
-                        }
+                None => cx.error_at(
+                    inner.span,
+                    "`inner` bounds each item of a list or each value of a map; this field holds neither",
+                ),
+            }
+        }
+    }
+}
+
+/// The type of a list's items or a map's values, through `Option` and `Box`.
+fn item_of(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    let args = type_args(last);
+    match last.ident.to_string().as_str() {
+        "Option" | "Box" => item_of(args.first()?),
+        "Vec" | "VecDeque" | "BTreeSet" | "HashSet" => args.first().copied(),
+        "BTreeMap" | "HashMap" => args.get(1).copied(),
+        _ => None,
+    }
+}
+
+/// One set of constraints (a field's, or its items' where `inner`) against
+/// the kind of value they bound, each refused at its span where it cannot
+/// hold: an empty range or length, a key the kind cannot take, a bound
+/// outside an integer type, a pattern that does not compile, and (for
+/// `Toon`, whose grammar ties a count to its rows) a list's least length
+/// above the grammar's most items.
+fn fit(
+    cx: &Ctxt,
+    kind: Kind,
+    range: Option<Bounds<f64>>,
+    length: Option<Bounds<u32>>,
+    pattern: Option<&(String, Span)>,
+    toon: bool,
+    inner: bool,
+) {
+    if let Some(r) = range {
+        refuse_empty(cx, "range", r.min, r.max, r.span);
+        match kind {
+            Kind::Text | Kind::List if inner => cx.error_at(
+                r.span,
+                "`range` bounds a number; for each item's text or list, bound its size with `length(min = .., max = ..)`",
+            ),
+            Kind::Text | Kind::List => cx.error_at(
+                r.span,
+                "`range` bounds a number; for text or a list, bound its size with `length(min = .., max = ..)`; for each number of a list, write `inner(range(..))`",
+            ),
+            Kind::Integer(lo, hi, name) => {
+                for b in [r.min, r.max].into_iter().flatten() {
+                    if b < lo as f64 || b > hi as f64 {
+                        cx.error_at(r.span, format!("the bound {b} is outside {name} ({lo}..={hi}); no value of the field could meet it"));
                     }
                 }
-                _ => {}
+                if let (Some(min), Some(max)) = (r.min, r.max) {
+                    if min <= max && min.ceil() > max.floor() {
+                        cx.error_at(r.span, format!("`range(min = {min}, max = {max})` holds no whole number, so no value of {name} could meet it"));
+                    }
+                }
             }
+            _ => {}
         }
-        if let Some(l) = a.length {
-            refuse_empty(cx, "length", l.min, l.max, l.span);
-            if matches!(kind, Kind::Integer(..) | Kind::Float) {
-                cx.error_at(
-                    l.span,
-                    "`length` bounds text (characters) or a list (items); for a number use `range(min = .., max = ..)`",
-                );
-            }
-            // The grammar's bound is raised to a least length above it.
-            let least = l.min.unwrap_or(0);
-            let (largest, what, why) = match kind {
-                Kind::List => (
-                    crate::attr::LARGEST_MAX_ITEMS,
-                    "items in a list",
-                    crate::attr::LARGEST_MAX_ITEMS_WHY,
-                ),
-                _ => (
-                    crate::attr::LARGEST_MAX_LEN,
-                    "characters of text",
-                    crate::attr::LARGEST_MAX_LEN_WHY,
-                ),
-            };
-            if derive == "Toon" && !a.skip && least > largest {
-                cx.error_at(
-                    l.span,
-                    format!("a least length of {least}: a grammar admits at most {largest} {what} ({why}); give a least length of {largest} or fewer"),
-                );
-            }
+    }
+    if let Some(l) = length {
+        refuse_empty(cx, "length", l.min, l.max, l.span);
+        if matches!(kind, Kind::Integer(..) | Kind::Float) {
+            cx.error_at(
+                l.span,
+                "`length` bounds text (characters) or a list (items); for a number use `range(min = .., max = ..)`",
+            );
         }
-        if let Some((pattern, span)) = &a.pattern {
-            if !matches!(kind, Kind::Text | Kind::Other) {
-                cx.error_at(*span, "`pattern` applies to text (a `String` field)");
-            }
-            if let Err(e) = regex_lite::Regex::new(pattern) {
-                cx.error_at(*span, format!("the pattern does not compile: {e}"));
-            } else if let Some(why) = beyond_a_grammar(pattern) {
-                cx.error_at(*span, format!("the pattern uses {why}, which a grammar cannot hold (llguidance refuses the grammar); write it without"));
-            }
+        // The grammar's bound is raised to a least length above it.
+        let least = l.min.unwrap_or(0);
+        let (largest, what, why) = match kind {
+            Kind::List => (
+                crate::attr::LARGEST_MAX_ITEMS,
+                "items in a list",
+                crate::attr::LARGEST_MAX_ITEMS_WHY,
+            ),
+            _ => (
+                crate::attr::LARGEST_MAX_LEN,
+                "characters of text",
+                crate::attr::LARGEST_MAX_LEN_WHY,
+            ),
+        };
+        if toon && least > largest {
+            cx.error_at(
+                l.span,
+                format!("a least length of {least}: a grammar admits at most {largest} {what} ({why}); give a least length of {largest} or fewer"),
+            );
+        }
+    }
+    if let Some((pattern, span)) = pattern {
+        if !matches!(kind, Kind::Text | Kind::Other) {
+            cx.error_at(*span, "`pattern` applies to text (a `String` field)");
+        }
+        if let Err(e) = regex_lite::Regex::new(pattern) {
+            cx.error_at(*span, format!("the pattern does not compile: {e}"));
+        } else if let Some(why) = beyond_a_grammar(pattern) {
+            cx.error_at(*span, format!("the pattern uses {why}, which a grammar cannot hold (llguidance refuses the grammar); write it without"));
         }
     }
 }

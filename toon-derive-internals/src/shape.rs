@@ -18,6 +18,7 @@ pub fn field_shapes<'a>(
         let max_items = option_u32(f.attrs.max_items);
         let delimited = f.attrs.delimited.is_some();
         let constraints = constraints_expr(&f.constraints);
+        let inner = constraints_expr(&f.inner);
         quote_spanned! {ty.span()=>
             __toon::__private::FieldShape {
                 name: #wire,
@@ -28,6 +29,7 @@ pub fn field_shapes<'a>(
                 max_items: #max_items,
                 delimited: #delimited,
                 constraints: #constraints,
+                inner: #inner,
             }
         }
     })

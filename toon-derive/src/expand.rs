@@ -132,10 +132,10 @@ fn stream_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
 /// soon as a cell would need the full path. Not generated where a field has a
 /// constraint to check or an alias to look up: those rows take the full path.
 fn from_row(fields: &[Field<'_>], default: &TokenStream) -> TokenStream {
-    if fields
-        .iter()
-        .any(|f| !f.attrs.skip && (!f.constraints.is_empty() || !f.attrs.aliases.is_empty()))
-    {
+    if fields.iter().any(|f| {
+        !f.attrs.skip
+            && (!f.constraints.is_empty() || !f.inner.is_empty() || !f.attrs.aliases.is_empty())
+    }) {
         return quote!();
     }
     let reads = fields.iter().map(|f| {
@@ -355,26 +355,40 @@ fn read_fields(fields: &[Field<'_>], ctor: TokenStream) -> TokenStream {
             let value = fill_value(f);
             return quote_spanned! {ty.span()=> #id: #value };
         }
-        let read = match (f.has_default(), f.constraints.is_empty()) {
-            (true, true) => {
+        let read = match (f.has_default(), f.constraints.is_empty(), f.inner.is_empty()) {
+            (true, true, true) => {
                 let value = fill_value(f);
                 quote_spanned! {ty.span()=> __cx.field_or::<#ty>(&mut __fields, #wire, &[#(#aliases),*], || #value)? }
             }
             // A default filled in is the type's, not the model's: only a
             // value read from the reply is checked.
-            (true, false) => {
+            (true, false, true) => {
                 let value = fill_value(f);
                 let constraints = constraints_expr(&f.constraints);
                 quote_spanned! {ty.span()=> __cx.field_or_checked::<#ty>(&mut __fields, #wire, &[#(#aliases),*], &#constraints, || #value)? }
             }
-            (false, true) => {
+            (true, _, false) => {
+                let value = fill_value(f);
+                let constraints = constraints_expr(&f.constraints);
+                let inner = constraints_expr(&f.inner);
+                quote_spanned! {ty.span()=> __cx.field_or_items::<#ty>(&mut __fields, #wire, &[#(#aliases),*], (&#constraints, &#inner), || #value)? }
+            }
+            (false, true, true) => {
                 quote_spanned! {ty.span()=> __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])? }
             }
-            (false, false) => {
-                let constraints = constraints_expr(&f.constraints);
+            (false, own, items) => {
+                let check = (!own).then(|| {
+                    let constraints = constraints_expr(&f.constraints);
+                    quote_spanned! {ty.span()=> __cx.check(&__v, #wire, &#constraints)?; }
+                });
+                let check_items = (!items).then(|| {
+                    let inner = constraints_expr(&f.inner);
+                    quote_spanned! {ty.span()=> __cx.check_items(&__v, #wire, &#inner)?; }
+                });
                 quote_spanned! {ty.span()=> {
                     let __v: #ty = __cx.field::<#ty>(&mut __fields, #wire, &[#(#aliases),*])?;
-                    __cx.check(&__v, #wire, &#constraints)?;
+                    #check
+                    #check_items
                     __v
                 } }
             }

@@ -11,7 +11,8 @@ use super::text;
 use super::{Reasoning, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
 use crate::encode::{encode_key, text_literal};
 use crate::shape::{
-    field_list, table_fields, EnumShape, FieldShape, Shape, StructShape, TaggedShape, TypeNames,
+    field_list, table_fields, Constraints, EnumShape, FieldShape, Shape, StructShape, TaggedShape,
+    TypeNames,
 };
 
 /// How many times a type may stand nested inside itself before its lists
@@ -35,6 +36,8 @@ struct Bounds {
     /// A text value's pattern, and a whole number's range (the field's constraints).
     pattern: Option<&'static str>,
     range: (Option<f64>, Option<f64>),
+    /// What each item of the list or value of the map must be (`inner`).
+    items: Constraints,
 }
 
 impl Bounds {
@@ -46,6 +49,7 @@ impl Bounds {
         let mut b = Bounds {
             max_len: f.max_len.unwrap_or(DEFAULT_MAX_LEN),
             max_items: f.max_items.unwrap_or(DEFAULT_MAX_ITEMS),
+            items: f.inner,
             ..Bounds::default()
         };
         // A least length above the bound raises it (`FieldShape::most`):
@@ -67,10 +71,17 @@ impl Bounds {
         b
     }
 
-    /// The bounds of each item of a list: the text bound stays, the list's own go.
+    /// The bounds of each item of a list (or value of a map): the text bound
+    /// stays, tightened by the items' own constraints (`inner`); the list's
+    /// own go. A least length above the text bound raises it, as a field's does.
     fn item(self) -> Bounds {
+        let c = self.items;
+        let most = c.max_length.map_or(self.max_len, |m| m.min(self.max_len));
         Bounds {
-            max_len: self.max_len,
+            max_len: most.max(c.min_length.unwrap_or(0)),
+            min_len: c.min_length.unwrap_or(0),
+            pattern: c.pattern,
+            range: (c.min, c.max),
             ..Bounds::default()
         }
     }
@@ -91,6 +102,7 @@ impl Default for Bounds {
             max_items: DEFAULT_MAX_ITEMS,
             pattern: None,
             range: (None, None),
+            items: Constraints::NONE,
         }
     }
 }

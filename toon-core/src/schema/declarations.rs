@@ -101,9 +101,12 @@ impl Renderer {
         for f in fields {
             text.push_str(&doc_lines(f.doc, indent));
             // The field's constraints beside it, in the fewest words: `// 0 to 5`.
-            let bound = crate::shape::constraint_note(&f.shape, &f.constraints)
-                .map(|n| format!(" // {n}"))
-                .unwrap_or_default();
+            let own = crate::shape::constraint_note(&f.shape, &f.constraints);
+            let each = crate::prompt::note_of_items(&f.shape, f).map(|n| format!("each {n}"));
+            let bound = match (own, each) {
+                (Some(o), Some(e)) => format!(" // {o}; {e}"),
+                (o, e) => o.or(e).map(|n| format!(" // {n}")).unwrap_or_default(),
+            };
             text.push_str(&format!(
                 "{indent}{}: {},{bound}\n",
                 as_ident(f.name),

@@ -108,6 +108,7 @@ impl Builder {
         }
         for f in fields {
             let node = constrained(self.node(&f.shape), &f.shape, &f.constraints);
+            let node = constrained_items(node, &f.shape, &f.inner);
             properties.insert(f.name.to_owned(), with_description(node, f.doc));
         }
         let required: Vec<&String> = properties.keys().collect();
@@ -200,6 +201,30 @@ fn constrained(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
             }
         }
         _ => {}
+    }
+    schema
+}
+
+/// A field's schema with its items' constraints (`inner`): on the schema of
+/// each item of a list (`items`) or value of a map (`additionalProperties`),
+/// as [`constrained`] puts a field's own; for an optional field, in the
+/// branch beside `null`.
+fn constrained_items(mut schema: Value, shape: &Shape, c: &Constraints) -> Value {
+    let (key, item) = match shape.unwrapped() {
+        _ if c.is_empty() => return schema,
+        Shape::List(item) => ("items", item),
+        Shape::Map(item) => ("additionalProperties", item),
+        _ => return schema,
+    };
+    let target = match schema.get_mut("anyOf").and_then(Value::as_array_mut) {
+        Some(branches) => branches
+            .iter_mut()
+            .find(|b| b.get("type") != Some(&json!("null"))),
+        None => Some(&mut schema),
+    };
+    if let Some(items) = target.and_then(|t| t.get_mut(key)) {
+        let own = std::mem::take(items);
+        *items = constrained(own, &item, c);
     }
     schema
 }

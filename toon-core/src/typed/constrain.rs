@@ -101,6 +101,72 @@ impl Measure for Value {
     }
 }
 
+/// Where an item stands in the list or map an `inner` constraint bounds.
+#[doc(hidden)]
+pub enum ItemAt<'v> {
+    Index(usize),
+    Key(&'v str),
+}
+
+/// The items of a list, or values of a map, that a field's `inner`
+/// constraints bound; implemented for the standard collections.
+#[doc(hidden)]
+#[cfg_attr(
+    toon_diagnostic,
+    diagnostic::on_unimplemented(
+        message = "`inner` constraints cannot reach the items of `{Self}`",
+        label = "`inner` bounds each item of a `Vec` or each value of a map",
+        note = "put the constraint on the field itself, or on the item type's own fields"
+    )
+)]
+pub trait Items {
+    /// Each item, with where it stands.
+    fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>));
+}
+
+impl<T: Measure> Items for Vec<T> {
+    fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>)) {
+        for (i, item) in self.iter().enumerate() {
+            f(ItemAt::Index(i), item.measure());
+        }
+    }
+}
+
+impl<T: Measure> Items for BTreeMap<String, T> {
+    fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>)) {
+        for (k, v) in self {
+            f(ItemAt::Key(k), v.measure());
+        }
+    }
+}
+
+impl<T: Measure, S: std::hash::BuildHasher> Items for HashMap<String, T, S> {
+    fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>)) {
+        // In key order, so that a refusal names the items alike each time.
+        let mut keys: Vec<&String> = self.keys().collect();
+        keys.sort();
+        for k in keys {
+            if let Some(v) = self.get(k.as_str()) {
+                f(ItemAt::Key(k), v.measure());
+            }
+        }
+    }
+}
+
+impl<C: Items> Items for Option<C> {
+    fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>)) {
+        if let Some(c) = self {
+            c.each_item(f);
+        }
+    }
+}
+
+impl<C: Items> Items for Box<C> {
+    fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>)) {
+        C::each_item(self, f);
+    }
+}
+
 /// Why `value` breaks `c`, if it does; `regex` compiles (and keeps) a pattern.
 pub(crate) fn violation(
     value: &Measured<'_>,

@@ -1,7 +1,7 @@
 //! The typed decoder's state while it walks a decoded value: the field path, for
 //! errors, and the repairs so far.
 
-use super::constrain::{violation, Measure, Measured};
+use super::constrain::{violation, ItemAt, Items, Measure, Measured};
 use super::{Constraints, RowCells, Toon};
 use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, EMPTY_OBJECT};
@@ -118,7 +118,70 @@ impl Cx {
         key: &'static str,
         constraints: &Constraints,
     ) -> Result<(), ParseError> {
+        self.path.push((Segment::Field(key), self.last_line));
+        self.check_here(value.measure(), constraints);
+        self.path.pop();
+        Ok(())
+    }
+
+    /// Checks each item of a field's list, or value of its map, against the
+    /// field's `inner` constraints, as [`check`](Self::check) checks the
+    /// field: each item outside them is refused at its own path
+    /// (`scores[2]`, `limits.cpu`).
+    pub fn check_items<C: Items>(
+        &mut self,
+        value: &C,
+        key: &'static str,
+        inner: &Constraints,
+    ) -> Result<(), ParseError> {
+        self.path.push((Segment::Field(key), self.last_line));
+        value.each_item(&mut |at, measured| {
+            match at {
+                ItemAt::Index(i) => self.path.push((Segment::Index(i), 0)),
+                ItemAt::Key(k) => self.enter_key(k.to_owned(), 0),
+            }
+            self.check_here(measured, inner);
+            match at {
+                ItemAt::Index(_) => {
+                    self.path.pop();
+                }
+                ItemAt::Key(_) => self.leave_key(),
+            }
+        });
+        self.path.pop();
+        Ok(())
+    }
+
+    /// [`field_or_checked`](Self::field_or_checked) of a field whose items
+    /// are constrained too: a value read from the reply is checked, and each
+    /// of its items.
+    pub fn field_or_items<T: Toon + Measure + Items>(
+        &mut self,
+        fields: &mut Fields<'_>,
+        key: &'static str,
+        aliases: &'static [&'static str],
+        (constraints, inner): (&Constraints, &Constraints),
+        missing: impl FnOnce() -> T,
+    ) -> Result<T, ParseError> {
+        if self.present(fields, key, aliases) {
+            let value = self.field(fields, key, aliases)?;
+            self.check(&value, key, constraints)?;
+            self.check_items(&value, key, inner)?;
+            Ok(value)
+        } else {
+            self.last_line = 0;
+            Ok(missing())
+        }
+    }
+
+    /// Keeps the refusal of a value measured as `measured` at the current
+    /// path, where it breaks `constraints`.
+    fn check_here(&mut self, measured: Measured<'_>, constraints: &Constraints) {
         let patterns = &mut self.patterns;
+        let text = match measured {
+            Measured::Text(t) => Some(t),
+            _ => None,
+        };
         let mut regex = |p: &'static str| -> Option<bool> {
             let at = match patterns.iter().position(|(q, _)| *q == p) {
                 Some(at) => at,
@@ -127,16 +190,12 @@ impl Cx {
                     patterns.len() - 1
                 }
             };
-            Some(patterns[at].1.as_ref()?.is_match(text_of(value)?))
+            Some(patterns[at].1.as_ref()?.is_match(text?))
         };
-        let Some(why) = violation(&value.measure(), constraints, &mut regex) else {
-            return Ok(());
-        };
-        self.path.push((Segment::Field(key), self.last_line));
-        let e = self.error(ParseErrorKind::Constraint, why);
-        self.path.pop();
-        self.violations.push(e);
-        Ok(())
+        if let Some(why) = violation(&measured, constraints, &mut regex) {
+            let e = self.error(ParseErrorKind::Constraint, why);
+            self.violations.push(e);
+        }
     }
 
     /// The values found outside their constraints, in the order read.
@@ -658,13 +717,6 @@ impl Cx {
             format!("`{text}` is not one of {}", names.join(", ")),
             node,
         ))
-    }
-}
-
-fn text_of<T: Measure>(value: &T) -> Option<&str> {
-    match value.measure() {
-        Measured::Text(s) => Some(s),
-        _ => None,
     }
 }
 

@@ -468,6 +468,7 @@ impl<T: Toon> Toon for crate::reply::Wrapped<T> {
                 max_items: None,
                 delimited: false,
                 constraints: crate::shape::Constraints::NONE,
+                inner: crate::shape::Constraints::NONE,
             }],
         })
     }

@@ -14,7 +14,7 @@ mod stream;
 use serde_json::Value;
 
 use crate::shape::{Constraints, Shape};
-pub use constrain::{Measure, Measured};
+pub use constrain::{ItemAt, Items, Measure, Measured};
 pub use context::{Cx, Fields};
 pub use json::from_json_reply;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
