@@ -31,8 +31,10 @@
 //! JSON path), [`schema`] (JSON Schema, `response_format`, tools, the type's
 //! [`Shape`](schema::Shape)), [`grammar`] (grammar options and bounds),
 //! [`request`] (constrained requests and reading the reply's text),
-//! [`stream`] (events of a [`ToonStream`]) and [`retry`] (the retry loop's
-//! turns and outcome).
+//! [`exchange`] (a typed ask with no I/O: every request body of a mechanism
+//! and a server, each response read into the type, the next body after a
+//! refusal), [`stream`] (events of a [`ToonStream`]) and [`retry`] (the
+//! retry loop's turns and outcome).
 //!
 //! ```
 //! # #[cfg(feature = "derive")] {
