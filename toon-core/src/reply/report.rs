@@ -44,8 +44,9 @@ pub enum RepairKind {
     /// missing one, was read as null.
     FilledCell,
     /// A number or boolean the model quoted was read as the number or boolean,
-    /// or a whole number was read as the text the field wants (or a whole
-    /// number, boolean or `null` as the enum variant of that name).
+    /// or a number or boolean written bare was read as the text the field
+    /// wants, exactly as written (or a whole number, boolean or `null` as the
+    /// enum variant of that name).
     UnquotedScalar,
     /// An enum value in the wrong letter case, or with `_`, `-` or a space for
     /// another of them, was matched to its one variant.
