@@ -22,7 +22,12 @@ fn outcome<T: Toon + std::fmt::Debug>(reply: &str) -> String {
 }
 
 fn outcome_with<T: Toon + std::fmt::Debug>(reply: &str, options: &ReplyOptions) -> String {
-    match T::from_toon_with_options(reply, options) {
+    said(T::from_toon_with_options(reply, options))
+}
+
+/// What a reading gave: the value, with its repairs, or the refusal.
+fn said<T: std::fmt::Debug>(read: Result<toon_core::Reply<T>, toon_core::ParseError>) -> String {
+    match read {
         Ok(r) if r.repairs.is_empty() => format!("ok {:?}", r.value),
         Ok(r) => {
             let kinds: Vec<String> = r
@@ -182,22 +187,7 @@ fn exchange_replies_give_the_outcomes_reviewed() {
                 let parser = toon_core::ToonOutputParser::<triage::Triage>::new()
                     .json()
                     .options(options);
-                match parser.parse_with_report(&reply) {
-                    Ok(r) => {
-                        let kinds: Vec<String> = r
-                            .repairs
-                            .iter()
-                            .map(|r| format!("{}@{}", r.kind, r.line))
-                            .collect();
-                        format!("read [{}] {:?}", kinds.join(" "), r.value)
-                    }
-                    Err(e) => format!(
-                        "refused {:?} line {:?}: {}",
-                        e.kind(),
-                        e.line(),
-                        e.message()
-                    ),
-                }
+                said(parser.parse_with_report(&reply))
             };
             let _ = writeln!(summary, "exchange/{name}: {result}");
         }

@@ -6,7 +6,7 @@ use syn::{Data, DeriveInput, Fields, Type};
 
 use crate::attr::{ContainerAttrs, DefaultValue, FieldAttrs, VariantAttrs};
 use crate::case::RenameRule;
-use crate::constraint::Constraints;
+use crate::constraint::{Bounds, Constraints};
 use crate::ctxt::Ctxt;
 use crate::doc::Doc;
 
@@ -273,27 +273,30 @@ fn newtype_field_keys(cx: &Ctxt, field: &syn::Field) {
 const NEWTYPE_FIELD_KEYS: &str = "a newtype is read as its field's type, so constraints and bounds on its field would not be read; put them on each field that holds the newtype (on a list of it, as `inner(..)`: `#[toon(inner(range(min = 1)))]`)";
 
 fn constraints(a: &FieldAttrs) -> Constraints {
-    let mut out = Constraints::default();
-    if let Some(r) = a.range {
-        (out.min, out.max) = (r.min, r.max);
-    }
-    if let Some(l) = a.length {
-        (out.min_length, out.max_length) = (l.min, l.max);
-    }
-    out.pattern = a.pattern.as_ref().map(|(p, _)| p.clone());
-    out
+    constraints_of(a.range, a.length, a.pattern.as_ref())
 }
 
+/// What each item must be: the keys inside `inner(..)`.
 fn inner_constraints(a: &FieldAttrs) -> Constraints {
+    match &a.inner {
+        Some(i) => constraints_of(i.range, i.length, i.pattern.as_ref()),
+        None => Constraints::default(),
+    }
+}
+
+fn constraints_of(
+    range: Option<Bounds<f64>>,
+    length: Option<Bounds<u32>>,
+    pattern: Option<&(String, proc_macro2::Span)>,
+) -> Constraints {
     let mut out = Constraints::default();
-    let Some(i) = &a.inner else { return out };
-    if let Some(r) = i.range {
+    if let Some(r) = range {
         (out.min, out.max) = (r.min, r.max);
     }
-    if let Some(l) = i.length {
+    if let Some(l) = length {
         (out.min_length, out.max_length) = (l.min, l.max);
     }
-    out.pattern = i.pattern.as_ref().map(|(p, _)| p.clone());
+    out.pattern = pattern.map(|(p, _)| p.clone());
     out
 }
 

@@ -120,15 +120,21 @@ pub(crate) fn unquoted_angle(e: &Expr) -> Option<bool> {
         .find(|&angle| *e == unquoted(angle))
 }
 
-/// After `prefix` (a prefix of some keyword): go on along a keyword, leave the
-/// keywords behind, or end here unless `prefix` is a keyword.
-fn after_prefix(prefix: &str, words: &[&str], exit: Exit) -> Option<Expr> {
+/// The characters that go on from `prefix` along one of `words`, sorted, each once.
+pub(super) fn next_chars(prefix: &str, words: &[&str]) -> Vec<char> {
     let mut next: Vec<char> = words
         .iter()
         .filter_map(|w| w.strip_prefix(prefix).and_then(|rest| rest.chars().next()))
         .collect();
     next.sort_unstable();
     next.dedup();
+    next
+}
+
+/// After `prefix` (a prefix of some keyword): go on along a keyword, leave the
+/// keywords behind, or end here unless `prefix` is a keyword.
+fn after_prefix(prefix: &str, words: &[&str], exit: Exit) -> Option<Expr> {
+    let next = next_chars(prefix, words);
     let mut ways: Vec<Option<Expr>> = next
         .iter()
         .map(|&c| {

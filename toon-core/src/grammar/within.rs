@@ -15,7 +15,7 @@
 //! left, so such text alone may run past the bound (the decoder refuses it).
 
 use super::ir::{alt, class, lit, opt, repeat, seq, Class, Expr};
-use super::text::{any, solid_except, DIGITS};
+use super::text::{any, next_chars, solid_except, DIGITS};
 
 /// How many characters a number-like beginning is followed for.
 pub(crate) const NUMBER_PREFIX: u32 = 8;
@@ -235,12 +235,7 @@ fn loose_body(part: Part, cap: u32) -> Option<Expr> {
 /// is one.
 fn keyword(prefix: &str, left: u32) -> Option<Expr> {
     let words = ["true", "false", "null"];
-    let mut next: Vec<char> = words
-        .iter()
-        .filter_map(|w| w.strip_prefix(prefix).and_then(|rest| rest.chars().next()))
-        .collect();
-    next.sort_unstable();
-    next.dedup();
+    let next = next_chars(prefix, &words);
     let mut ways: Vec<Expr> = next
         .iter()
         .filter_map(|&c| {
