@@ -9,7 +9,7 @@
 
 use proptest::prelude::*;
 use serde::Deserialize;
-use toon_core::{__private::set_one_pass, Toon};
+use toon_core::Toon;
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Toon)]
 #[serde(rename_all = "lowercase")]
@@ -21,6 +21,21 @@ enum Kind {
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Toon)]
 struct Rec {
+    id: u8,
+    name: String,
+    kind: Kind,
+    score: Option<f64>,
+    flag: bool,
+    #[serde(default)]
+    note: String,
+}
+
+/// `Rec` with every row on the full path: a field with an alias has no
+/// one-pass reader (no table here has the column `zz`), so this twin reads
+/// each row as `Rec`'s full path does.
+#[derive(Debug, Clone, PartialEq, Deserialize, Toon)]
+struct FullPath {
+    #[serde(alias = "zz")]
     id: u8,
     name: String,
     kind: Kind,
@@ -87,13 +102,12 @@ fn table() -> impl Strategy<Value = String> {
     })
 }
 
-/// The outcome of reading `reply` with the one-pass reader on or off, as text.
-fn read(reply: &str, one_pass: bool) -> String {
-    set_one_pass(one_pass);
-    let out = Vec::<Rec>::from_toon_with_report(reply);
-    set_one_pass(true);
-    match out {
-        Ok(r) => format!("{:?}\n{:?}", r.value, r.repairs),
+/// The outcome of reading `reply` as a list of `T`, as text: the values as
+/// `to_toon` writes them (the same for `Rec` and its twin), then the repairs,
+/// or the refusal.
+fn read<T: Toon>(reply: &str) -> String {
+    match Vec::<T>::from_toon_with_report(reply) {
+        Ok(r) => format!("{}\n{:?}", r.value.to_toon(), r.repairs),
         Err(e) => format!("{:?} {:?} {:?}: {e}", e.kind(), e.line(), e.path()),
     }
 }
@@ -152,7 +166,7 @@ proptest! {
 
     #[test]
     fn one_pass_reads_as_the_full_path(reply in table()) {
-        prop_assert_eq!(read(&reply, true), read(&reply, false), "{}", reply);
+        prop_assert_eq!(read::<Rec>(&reply), read::<FullPath>(&reply), "{}", reply);
     }
 }
 

@@ -112,7 +112,7 @@ pub mod __private {
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
     pub use crate::typed::{
-        set_one_pass, CellCheck, Cx, Fields, ItemAt, Items, Measure, Measured, RowCells, StreamRow,
+        CellCheck, Cx, Fields, ItemAt, Items, Measure, Measured, RowCells, StreamRow,
     };
     pub use serde_json::{Map, Value};
 }

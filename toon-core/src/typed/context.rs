@@ -560,7 +560,6 @@ impl Cx {
         let mut cells: Vec<Scalar<'_>> = cells;
         let mut rest = cells.as_mut_slice();
         let outer = std::mem::take(&mut self.memo);
-        let one_pass = super::row::one_pass();
         let mut start = 0;
         for (i, &end) in ends.iter().enumerate() {
             let (cells, tail) = std::mem::take(&mut rest).split_at_mut(end - start);
@@ -573,11 +572,9 @@ impl Cx {
                 line,
             };
             // One pass where the row reads as it stands; the full path otherwise.
-            if one_pass {
-                if let Some(value) = T::__from_row(&mut RowCells::new(&row, &mut self.memo)) {
-                    out.push(value);
-                    continue;
-                }
+            if let Some(value) = T::__from_row(&mut RowCells::new(&row, &mut self.memo)) {
+                out.push(value);
+                continue;
             }
             if let Err(e) = self.row(Placed::new(line, Node::Row(row)), i, &mut out, &mut first) {
                 self.memo = outer;

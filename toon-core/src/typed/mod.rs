@@ -19,7 +19,7 @@ pub use context::{Cx, Fields};
 pub use json::from_json_reply;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub(crate) use parser::{Rounds, Said};
-pub use row::{set_one_pass, CellCheck, RowCells};
+pub use row::{CellCheck, RowCells};
 pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
 
 use crate::encode::encode;

@@ -8,8 +8,6 @@
 //! `None` before a value is kept, and the row takes the full path, which repairs,
 //! reports or refuses it; so the fast path never reads a row differently.
 
-use std::cell::Cell;
-
 use super::Toon;
 use crate::header::Field;
 use crate::node::{open_column, Memo, Row, Scalar};
@@ -138,18 +136,4 @@ impl CellCheck {
             cell => (self.0)(cell),
         }
     }
-}
-
-thread_local! {
-    static ONE_PASS: Cell<bool> = const { Cell::new(true) };
-}
-
-/// Turns the one-pass row reader on or off on this thread, so that tests can
-/// hold it against the full path on the same replies. On by default.
-pub fn set_one_pass(on: bool) {
-    ONE_PASS.with(|c| c.set(on));
-}
-
-pub(crate) fn one_pass() -> bool {
-    ONE_PASS.with(Cell::get)
 }

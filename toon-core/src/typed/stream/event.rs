@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Map, Value};
 
 use super::super::context::read_alone;
-use super::super::row::one_pass;
 use super::super::{RowCells, Toon};
 use crate::header::Field;
 use crate::lex::{find_unquoted_byte, read_cells};
@@ -227,13 +226,11 @@ impl Element {
         match &self.body {
             Body::Row(kept) => lend_row(&kept.text, &kept.columns, self.line, |row| {
                 // As the whole reply reads a row: in one pass where it can.
-                if one_pass() {
-                    let read = kept
-                        .columns
-                        .with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
-                    if let Some(value) = read {
-                        return Ok(value);
-                    }
+                let read = kept
+                    .columns
+                    .with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                if let Some(value) = read {
+                    return Ok(value);
                 }
                 read_alone(Node::Row(row))
             }),
@@ -302,11 +299,9 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
         let read = match (self.clean.take(), &self.element.body) {
             (Some(clean), Body::Row(_)) => {
-                if one_pass() {
-                    let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
-                    if E::__row_reads(&mut cells) {
-                        return true;
-                    }
+                let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
+                if E::__row_reads(&mut cells) {
+                    return true;
                 }
                 // The full path takes cells from the row: it has its own.
                 let row = Row {
