@@ -88,14 +88,13 @@ fn an_unclosed_or_missing_block_is_refused_by_name() {
     let cut = "found: true\ncitations[1]: 2\n<answer>\nParis is the";
     let e = Sourced::from_toon(cut).unwrap_err();
     assert_eq!((e.kind(), e.line()), (ParseErrorKind::Truncated, Some(4)));
-    let stopped = Sourced::from_toon_with_options(
-        cut,
-        &ReplyOptions {
+    let stopped = toon_core::ToonOutputParser::<Sourced>::new()
+        .options(ReplyOptions {
             finish_reason: FinishReason::Stop,
             ..Default::default()
-        },
-    )
-    .unwrap_err();
+        })
+        .parse_with_report(cut)
+        .unwrap_err();
     assert_eq!(
         (stopped.kind(), stopped.line()),
         (ParseErrorKind::Syntax, Some(3))
@@ -128,7 +127,10 @@ fn a_reply_over_max_bytes_is_refused_whatever_its_prose() {
         ..Default::default()
     };
     assert!(reply.len() > options.max_bytes);
-    let e = Sourced::from_toon_with_options(&reply, &options).unwrap_err();
+    let e = toon_core::ToonOutputParser::<Sourced>::new()
+        .options(options)
+        .parse_with_report(&reply)
+        .unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::LimitExceeded, "{e}");
     assert!(
         e.to_string()
@@ -147,7 +149,9 @@ fn a_reply_over_max_bytes_is_refused_whatever_its_prose() {
         ..Default::default()
     };
     assert_eq!(
-        Sourced::from_toon_with_options(&reply, &roomy)
+        toon_core::ToonOutputParser::<Sourced>::new()
+            .options(roomy)
+            .parse_with_report(&reply)
             .unwrap()
             .value,
         Sourced::from_toon(&reply).unwrap()
@@ -247,7 +251,9 @@ fn a_struct_of_delimited_fields_alone_reads_its_blocks() {
         };
         let reply = x.to_toon();
         assert!(reply.starts_with("<body>\n"), "{reply}");
-        let back = Essay::from_toon_with_report(&reply).unwrap();
+        let back = toon_core::ToonOutputParser::<Essay>::new()
+            .parse_with_report(&reply)
+            .unwrap();
         assert_eq!(back.value, x);
         assert!(back.repairs.is_empty(), "{:?}", back.repairs);
     }
@@ -402,7 +408,9 @@ fn a_cell_that_begins_with_a_tag_is_a_cell() {
             written.contains(&format!("  \"{}\",1", names[0])),
             "{written}"
         );
-        let read = Report::from_toon_with_report(&written).unwrap();
+        let read = toon_core::ToonOutputParser::<Report>::new()
+            .parse_with_report(&written)
+            .unwrap();
         assert_eq!((&read.value, read.repairs.len()), (&x, 0), "{written}");
         for checker in &checkers {
             assert!(checker.accepts(&written), "{written}");
@@ -412,7 +420,9 @@ fn a_cell_that_begins_with_a_tag_is_a_cell() {
     // Written bare, the cell is still read as a cell.
     let x = report(&["<body>x"]);
     let written = "rows[1]{name,n}:\n  <body>x,1\n<body>\nhello\n</body>";
-    let read = Report::from_toon_with_report(written).unwrap();
+    let read = toon_core::ToonOutputParser::<Report>::new()
+        .parse_with_report(written)
+        .unwrap();
     assert_eq!((&read.value, read.repairs.len()), (&x, 0));
     for size in [1, 3, 8, 200] {
         let chars: Vec<char> = written.chars().collect();

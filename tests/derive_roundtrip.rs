@@ -9,8 +9,9 @@ use toon_core::{decode, Toon};
 
 fn round_trip<T: Toon + PartialEq + std::fmt::Debug>(x: &T) -> Result<(), TestCaseError> {
     let text = x.to_toon();
-    let back =
-        T::from_toon_with_report(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+    let back = toon_core::ToonOutputParser::<T>::new()
+        .parse_with_report(&text)
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
     prop_assert_eq!(&back.value, x, "text:\n{}", text);
     prop_assert!(
         back.repairs.is_empty(),

@@ -45,7 +45,9 @@ fn to_toon_snapshot_and_round_trip() {
     let text = x.to_toon();
     insta::assert_snapshot!("compliance_to_toon", text);
     assert_eq!(ComplianceAnalysis::from_toon(&text).unwrap(), x);
-    let reply = ComplianceAnalysis::from_toon_with_report(&text).unwrap();
+    let reply = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .parse_with_report(&text)
+        .unwrap();
     assert!(reply.repairs.is_empty(), "{:?}", reply.repairs);
 }
 
@@ -184,10 +186,11 @@ fn tagged_enums_and_newtypes() {
     let err = Answer::from_toon("question: q\nfinding:\n  status: found\n  answer: a").unwrap_err();
     assert_eq!(err.path(), Some("finding.citations"));
     // The tag forgives case, like any enum value; the other variant's fields are reported, not read.
-    let reply = Answer::from_toon_with_report(
-        "question: q\nfinding:\n  status: Not_Found\n  reason: r\n  answer: stray",
-    )
-    .unwrap();
+    let reply = toon_core::ToonOutputParser::<Answer>::new()
+        .parse_with_report(
+            "question: q\nfinding:\n  status: Not_Found\n  reason: r\n  answer: stray",
+        )
+        .unwrap();
     assert_eq!(
         reply.value.finding,
         Finding::NotFound { reason: "r".into() }
@@ -360,8 +363,8 @@ fn table_rows_read_like_the_same_records_in_list_form() {
                 .join("\n")
         );
         let (a, b) = (
-            Items::from_toon_with_report(&table),
-            Items::from_toon_with_report(&list),
+            toon_core::ToonOutputParser::<Items>::new().parse_with_report(&table),
+            toon_core::ToonOutputParser::<Items>::new().parse_with_report(&list),
         );
         match (a, b) {
             (Ok(a), Ok(b)) => {
@@ -388,7 +391,9 @@ fn table_rows_read_like_the_same_records_in_list_form() {
     // One row of a table the type cannot read is dropped and reported (a list
     // item is not a row, and stays a refusal); a table with no row left is refused.
     let table = "items[2]{name,severity,count,done}:\n  a,HIGH,1,true\n  b,LOW,lots,false";
-    let read = Items::from_toon_with_report(table).unwrap();
+    let read = toon_core::ToonOutputParser::<Items>::new()
+        .parse_with_report(table)
+        .unwrap();
     assert_eq!(read.value.items.len(), 1);
     assert_eq!(read.repairs[0].kind, R::DroppedRow);
     assert_eq!(read.repairs[0].line, 3);
@@ -401,7 +406,10 @@ fn table_rows_read_like_the_same_records_in_list_form() {
         refuse_dropped_rows: true,
         ..Default::default()
     };
-    let err = Items::from_toon_with_options(table, &strict).unwrap_err();
+    let err = toon_core::ToonOutputParser::<Items>::new()
+        .options(strict)
+        .parse_with_report(table)
+        .unwrap_err();
     assert_eq!(
         (err.kind(), err.path()),
         (E::InvalidValue, Some("items[1].count"))
@@ -421,7 +429,10 @@ fn a_refused_value_is_placed_by_line_and_column() {
         ..Default::default()
     };
     let place = |reply: &str| {
-        let e = ComplianceAnalysis::from_toon_with_options(reply, &strict).unwrap_err();
+        let e = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+            .options(strict)
+            .parse_with_report(reply)
+            .unwrap_err();
         assert_eq!(e.kind(), ParseErrorKind::InvalidValue, "{e}");
         (e.line(), e.column())
     };
@@ -429,7 +440,10 @@ fn a_refused_value_is_placed_by_line_and_column() {
     let tail = "audit_trail: R-1\nspoken_response: One problem.\n";
     let clean = format!("{head}  privacy,SEVERE,Emails logged,R-12,Mask them\n{tail}");
     assert_eq!(place(&clean), (Some(3), Some(11)));
-    let e = ComplianceAnalysis::from_toon_with_options(&clean, &strict).unwrap_err();
+    let e = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .options(strict)
+        .parse_with_report(&clean)
+        .unwrap_err();
     assert!(
         e.to_string()
             .starts_with("TOON_PARSE_FAILURE: line 3, column 11, at `violations[0].severity`: `SEVERE` is not one of"),
@@ -444,10 +458,15 @@ fn a_refused_value_is_placed_by_line_and_column() {
     assert_eq!(place(&repaired), (Some(4), Some(13)));
     // The same text twice on the line: the column of the one refused.
     let twice = format!("{head}  SEVERE,SEVERE,Emails logged,R-12,Mask them\n{tail}");
-    let e = ComplianceAnalysis::from_toon_with_options(&twice, &strict).unwrap_err();
+    let e = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .options(strict)
+        .parse_with_report(&twice)
+        .unwrap_err();
     assert_eq!(e.path(), Some("violations[0].severity"));
     assert_eq!((e.line(), e.column()), (Some(3), Some(10)));
-    let e = ComplianceAnalysis::from_toon_with_options(&format!("```\n{twice}```\n"), &strict)
+    let e = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .options(strict)
+        .parse_with_report(&format!("```\n{twice}```\n"))
         .unwrap_err();
     assert_eq!((e.line(), e.column()), (Some(4), Some(10)));
     // A row written as `key: value` lines is placed on its first line; the
@@ -455,7 +474,10 @@ fn a_refused_value_is_placed_by_line_and_column() {
     let records = format!(
         "{head}  category: privacy\n  severity: SEVERE\n  description: Emails logged\n  related_rule_id: R-12\n  remediation: Mask them\n{tail}"
     );
-    let e = ComplianceAnalysis::from_toon_with_options(&records, &strict).unwrap_err();
+    let e = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .options(strict)
+        .parse_with_report(&records)
+        .unwrap_err();
     assert_eq!(e.path(), Some("violations[0].severity"), "{e}");
     assert_eq!(e.column(), None, "{e}");
     // A missing field has a line at most, never a column.
@@ -536,9 +558,13 @@ fn an_enum_name_that_reads_as_a_number_is_shown_as_written() {
     };
     let written = x.to_toon();
     assert_eq!(written, "stars: \"2\"\nall[2]: \"1\",\"true\"");
-    let strict = Rated::from_toon_with_report(&written).unwrap();
+    let strict = toon_core::ToonOutputParser::<Rated>::new()
+        .parse_with_report(&written)
+        .unwrap();
     assert_eq!((strict.value, strict.repairs.len()), (x, 0));
-    let bare = Rated::from_toon_with_report("stars: 2\nall[2]: 1,true").unwrap();
+    let bare = toon_core::ToonOutputParser::<Rated>::new()
+        .parse_with_report("stars: 2\nall[2]: 1,true")
+        .unwrap();
     assert_eq!(bare.value.stars, Stars::Two);
     assert_eq!(bare.value.all, vec![Stars::One, Stars::Yes]);
     assert!(bare
@@ -643,7 +669,9 @@ fn the_prompt_shows_what_the_decoder_reads() {
     let prompt = Item::toon_prompt();
     assert!(!prompt.contains("Same shape as"), "{prompt}");
     assert!(prompt.contains("  word: <text>"), "{prompt}");
-    let read = Item::from_toon_with_report("x: 3\nsub:\n  word: hello").unwrap();
+    let read = toon_core::ToonOutputParser::<Item>::new()
+        .parse_with_report("x: 3\nsub:\n  word: hello")
+        .unwrap();
     assert_eq!(
         (read.value.sub.word.as_str(), read.repairs.len()),
         ("hello", 0)
@@ -655,7 +683,9 @@ fn the_prompt_shows_what_the_decoder_reads() {
     assert!(!prompt.contains("If there are none"), "{prompt}");
     assert!(prompt.contains("At least 1 item."), "{prompt}");
     let reply = "step:\n  kind: \"2\"\ntags[1]: a\npoints[1]{x,y}:\n  1,b";
-    let read = Plan::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Plan>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert_eq!((read.value.step, read.repairs.len()), (Step::Second, 0));
 }
 
@@ -673,10 +703,14 @@ fn optional_objects_and_root_lists_are_shown_as_they_read() {
         prompt.contains("May be `null` (`corner: null`)."),
         "{prompt}"
     );
-    let read = Framed::from_toon_with_report("corner: null").unwrap();
+    let read = toon_core::ToonOutputParser::<Framed>::new()
+        .parse_with_report("corner: null")
+        .unwrap();
     assert_eq!((read.value.corner, read.repairs.len()), (None, 0));
     assert_eq!(Vec::<u8>::toon_header(), "[N]: <integer>,<integer>");
-    let read = Vec::<u8>::from_toon_with_report("[2]: 1,2").unwrap();
+    let read = toon_core::ToonOutputParser::<Vec<u8>>::new()
+        .parse_with_report("[2]: 1,2")
+        .unwrap();
     assert_eq!((read.value, read.repairs.len()), (vec![1, 2], 0));
 }
 
@@ -734,7 +768,9 @@ fn nested_lists_and_maps_show_their_items_as_they_read() {
         "grid[N]:\n  - [N]: <integer>,<integer>\nmaps[N]:\n  - <key>: <integer>\nby_key:\n  <key>[N]: <integer>,<integer>\nrows_by_key:\n  <key>[N]{name,colour}:"
     );
     let reply = "grid[2]:\n  - [2]: 1,2\n  - [1]: 3\nmaps[1]:\n  - a: 1\nby_key:\n  k[2]: 1,2\nrows_by_key:\n  r[1]{name,colour}:\n    n,null";
-    let read = Nesting::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Nesting>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert_eq!(read.repairs.len(), 0, "{:?}", read.repairs);
     let value = read.value;
     assert_eq!(value.grid, vec![vec![1, 2], vec![3]]);
@@ -761,10 +797,14 @@ fn nested_lists_and_maps_show_their_items_as_they_read() {
         ("[1]:\n  - [2]: 1,2", vec![vec![1u8, 2]]),
         ("[2]:\n  - [0]:\n  - [1]: 3", vec![vec![], vec![3]]),
     ] {
-        let read = Vec::<Vec<u8>>::from_toon_with_report(reply).unwrap();
+        let read = toon_core::ToonOutputParser::<Vec<Vec<u8>>>::new()
+            .parse_with_report(reply)
+            .unwrap();
         assert_eq!((read.value, read.repairs.len()), (value, 0));
     }
-    let read = BTreeMap::<String, Point2>::from_toon_with_report("a:\n  x: 1\n  y: b").unwrap();
+    let read = toon_core::ToonOutputParser::<BTreeMap<String, Point2>>::new()
+        .parse_with_report("a:\n  x: 1\n  y: b")
+        .unwrap();
     assert_eq!(read.repairs.len(), 0);
     assert_eq!(
         read.value["a"],
@@ -824,9 +864,12 @@ fn the_prompt_says_to_quote_text_that_reads_as_a_keyword_or_number() {
         "{prompt}"
     );
     for text in ["null", "true", "1e3", "3.20", "-0.0"] {
-        let read = Point2::from_toon_with_report(&format!("x: 1\ny: \"{text}\"")).unwrap();
+        let read = toon_core::ToonOutputParser::<Point2>::new()
+            .parse_with_report(&format!("x: 1\ny: \"{text}\""))
+            .unwrap();
         assert_eq!((read.value.y.as_str(), read.repairs.len()), (text, 0));
-        let bare = Point2::from_toon_with_report(&format!("x: 1\ny: {text}"));
+        let bare = toon_core::ToonOutputParser::<Point2>::new()
+            .parse_with_report(&format!("x: 1\ny: {text}"));
         if text == "null" {
             assert_eq!(bare.unwrap_err().kind(), ParseErrorKind::InvalidValue);
             continue;
@@ -866,7 +909,9 @@ fn an_enum_name_holding_a_bar_is_shown_quoted() {
         ("verdict: \"<none>\"", Verdict::Neither),
         ("verdict: Maybe", Verdict::Maybe),
     ] {
-        let read = Ruling::from_toon_with_report(reply).unwrap();
+        let read = toon_core::ToonOutputParser::<Ruling>::new()
+            .parse_with_report(reply)
+            .unwrap();
         assert_eq!((read.value.verdict, read.repairs.len()), (verdict, 0));
     }
 }

@@ -178,7 +178,10 @@ fn outcome<T: Toon>(reply: &str, finish: &str) -> Outcome {
         finish_reason: FinishReason::from_openai(finish),
         ..Default::default()
     };
-    match T::from_toon_with_options(reply, &options) {
+    match toon_core::ToonOutputParser::<T>::new()
+        .options(options)
+        .parse_with_report(reply)
+    {
         Ok(r) if r.repairs.is_empty() && decode(reply, &Default::default()).is_ok() => {
             Outcome::Strict
         }
@@ -475,7 +478,8 @@ fn streaming_against_a_real_model_equals_the_whole_text() {
         }
         events.extend(s.end());
         let streamed = s.finish();
-        let direct = ComplianceAnalysis::from_toon_with_report(&whole);
+        let direct =
+            toon_core::ToonOutputParser::<ComplianceAnalysis>::new().parse_with_report(&whole);
         match (&streamed, &direct) {
             (Ok(a), Ok(b)) => {
                 assert_eq!(a.value, b.value);
@@ -744,7 +748,9 @@ fn streaming_with_the_grammar_equals_the_whole_text() {
         let streamed = s
             .finish()
             .unwrap_or_else(|e| panic!("{e}\n--- reply:\n{whole}"));
-        let direct = ComplianceAnalysis::from_toon_with_report(&whole).unwrap();
+        let direct = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+            .parse_with_report(&whole)
+            .unwrap();
         assert_eq!(streamed.value, direct.value);
         assert!(
             streamed.repairs.is_empty() && direct.repairs.is_empty(),

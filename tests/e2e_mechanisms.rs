@@ -205,7 +205,9 @@ fn options(finish: &str) -> ReplyOptions {
 /// Reads a reply as `T`: its repairs (without `read_json`, which every JSON
 /// reply read by `from_toon` reports), or the refusal.
 fn read<T: Toon>(reply: &str, finish: &str) -> Result<Vec<&'static str>, ParseError> {
-    let r = T::from_toon_with_options(reply, &options(finish))?;
+    let r = toon_core::ToonOutputParser::<T>::new()
+        .options(options(finish))
+        .parse_with_report(reply)?;
     Ok(r.repairs
         .iter()
         .map(|r| r.kind.as_str())

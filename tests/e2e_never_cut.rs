@@ -87,7 +87,9 @@ fn a_constrained_reply_is_never_cut() {
                 finish_reason: FinishReason::from_openai(&reply.finish),
                 ..Default::default()
             };
-            let read = PlainCompliance::from_toon_with_options(&reply.text, &options)
+            let read = toon_core::ToonOutputParser::<PlainCompliance>::new()
+                .options(options)
+                .parse_with_report(&reply.text)
                 .unwrap_or_else(|e| panic!("{e}\n--- reply:\n{}", reply.text));
             assert!(
                 read.repairs.is_empty(),
@@ -182,7 +184,8 @@ fn a_model_may_think_before_the_grammar_holds_it() {
             &reply.text,
         );
         assert_ne!(reply.finish, "length", "{}", reply.text);
-        let read = Capital::from_toon_with_report(&reply.text)
+        let read = toon_core::ToonOutputParser::<Capital>::new()
+            .parse_with_report(&reply.text)
             .unwrap_or_else(|e| panic!("{e}\n--- reply:\n{}", reply.text));
         let kinds: Vec<RepairKind> = read.repairs.iter().map(|r| r.kind).collect();
         if reply.text.starts_with("<think>") {

@@ -195,8 +195,9 @@ fn admitted<T: Toon + PartialEq + std::fmt::Debug>(
         "not strict TOON:\n{}",
         text
     );
-    let back =
-        T::from_toon_with_report(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+    let back = toon_core::ToonOutputParser::<T>::new()
+        .parse_with_report(&text)
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
     prop_assert_eq!(&back.value, x);
     prop_assert!(back.repairs.is_empty(), "{:?}", back.repairs);
     Ok(())
@@ -924,7 +925,10 @@ fn the_finish_reason_is_read_from_either_api() {
         ..Default::default()
     };
     let text = reply_text(&incomplete).unwrap();
-    let e = Capital::from_toon_with_options(&text, &options).unwrap_err();
+    let e = toon_core::ToonOutputParser::<Capital>::new()
+        .options(options)
+        .parse_with_report(&text)
+        .unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
 
     let filtered =
@@ -935,7 +939,10 @@ fn the_finish_reason_is_read_from_either_api() {
         finish_reason: finish,
         ..Default::default()
     };
-    let e = Capital::from_toon_with_options(rows, &options).unwrap_err();
+    let e = toon_core::ToonOutputParser::<Capital>::new()
+        .options(options)
+        .parse_with_report(rows)
+        .unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Truncated, "{e}");
     assert!(e.to_string().contains("content filter"), "{e}");
 
@@ -1325,7 +1332,7 @@ fn a_text_of_one_or_two_characters_is_held_exactly_in_both_syntaxes() {
         .iter()
         .enumerate()
         {
-            let read = Codes::from_toon_with_report(text);
+            let read = toon_core::ToonOutputParser::<Codes>::new().parse_with_report(text);
             // Admitted only where the decoder reads the text as it stands
             // (it also reads a few more, such as `-`, which `to_toon` quotes).
             let strict = read.as_ref().is_ok_and(|r| r.repairs.is_empty());

@@ -11,8 +11,8 @@ use common::alloc::{peak_during, Counting};
 
 use common::types::ComplianceAnalysis;
 use toon_core::{
-    decode, decode_reply, reply::decode_reply_with_options, reply::from_json_serde,
-    spec::DecodeErrorKind, ParseErrorKind, ReplyOptions, Toon,
+    decode, decode_reply, reply::from_json_serde, spec::DecodeErrorKind, ParseErrorKind,
+    ReplyOptions, Toon,
 };
 
 #[global_allocator]
@@ -148,7 +148,7 @@ fn hostile_inputs() {
         (e.kind(), e.line()),
         (ParseErrorKind::LimitExceeded, Some(2))
     );
-    let e = decode_reply_with_options(past, &three).unwrap_err();
+    let e = toon_core::reply::read(past, &three).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::LimitExceeded);
 
     // Thousands of blank and comment lines.

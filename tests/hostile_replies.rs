@@ -111,7 +111,8 @@ fn reasoning_after_a_complete_answer_is_not_the_answer_taken_away() {
         format!("{answer}\n\n<think>Double-checked.</think>\n"),
         format!("<think>\nPeru.\n</think>\n{answer}\n<think>\nDone.\n</think>"),
     ] {
-        let read = common::types::Capital::from_toon_with_report(&reply)
+        let read = toon_core::ToonOutputParser::<common::types::Capital>::new()
+            .parse_with_report(&reply)
             .unwrap_or_else(|e| panic!("{e}\n{reply}"));
         assert_eq!(read.value.capital, "Lima");
         assert!(
@@ -136,7 +137,9 @@ fn reasoning_after_a_complete_answer_is_not_the_answer_taken_away() {
     );
     // A `</think>` before any `<think>` still closes reasoning a chat template opened.
     let template = format!("The user asks about Peru.\n</think>\n{answer}");
-    let read = common::types::Capital::from_toon_with_report(&template).unwrap();
+    let read = toon_core::ToonOutputParser::<common::types::Capital>::new()
+        .parse_with_report(&template)
+        .unwrap();
     assert_eq!(read.value.capital, "Lima");
 }
 
@@ -167,7 +170,9 @@ fn a_count_corrected_where_the_reply_ends_says_it_may_be_cut() {
         pairs: Vec<Pair>,
     }
     let cut = "pairs[2]{title,body}:\n  Intro,The first part of the";
-    let read = Pairs::from_toon_with_report(cut).unwrap();
+    let read = toon_core::ToonOutputParser::<Pairs>::new()
+        .parse_with_report(cut)
+        .unwrap();
     let repair = &read.repairs[0];
     assert_eq!(repair.kind, RepairKind::CorrectedLength);
     assert!(
@@ -180,21 +185,28 @@ fn a_count_corrected_where_the_reply_ends_says_it_may_be_cut() {
         finish_reason: FinishReason::Stop,
         ..Default::default()
     };
-    let read = Pairs::from_toon_with_options(cut, &stop).unwrap();
+    let read = toon_core::ToonOutputParser::<Pairs>::new()
+        .options(stop)
+        .parse_with_report(cut)
+        .unwrap();
     assert!(!read.repairs[0].detail.contains("cut"));
     let length = ReplyOptions {
         finish_reason: FinishReason::Length,
         ..Default::default()
     };
     assert_eq!(
-        Pairs::from_toon_with_options(cut, &length)
+        toon_core::ToonOutputParser::<Pairs>::new()
+            .options(length)
+            .parse_with_report(cut)
             .unwrap_err()
             .kind(),
         ParseErrorKind::Truncated
     );
     // A table that the reply goes on after is not at the end.
     let after = "pairs[3]{title,body}:\n  Intro,Text\n  Outro,More";
-    let read = Pairs::from_toon_with_report(after).unwrap();
+    let read = toon_core::ToonOutputParser::<Pairs>::new()
+        .parse_with_report(after)
+        .unwrap();
     assert!(read.repairs[0].detail.contains("may have been cut off"));
     #[derive(Debug, Toon)]
     struct Noted {
@@ -202,7 +214,9 @@ fn a_count_corrected_where_the_reply_ends_says_it_may_be_cut() {
         note: String,
     }
     let inside = "pairs[3]{title,body}:\n  Intro,Text\nnote: done";
-    let read = Noted::from_toon_with_report(inside).unwrap();
+    let read = toon_core::ToonOutputParser::<Noted>::new()
+        .parse_with_report(inside)
+        .unwrap();
     assert!(
         !read.repairs[0].detail.contains("cut"),
         "{}",
@@ -223,7 +237,9 @@ fn a_row_that_begins_with_a_hash_is_never_silently_gone() {
     }
     // The count says it is a row: read as one, its text as written.
     let reply = "items[3]{name,count}:\n  apples,2\n  #4 bolts,10\n  pears,1";
-    let read = Items::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Items>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert_eq!(read.value.items.len(), 3);
     assert_eq!(read.value.items[1].name, "#4 bolts");
     assert_eq!(read.value.items[1].count, 10);
@@ -234,12 +250,16 @@ fn a_row_that_begins_with_a_hash_is_never_silently_gone() {
     assert_eq!(value["items"][1]["name"], "#4 bolts");
     // The other rows make the count: a comment, as the specification has it.
     let comment = "items[2]{name,count}:\n  apples,2\n  # the pears are late\n  pears,1";
-    let read = Items::from_toon_with_report(comment).unwrap();
+    let read = toon_core::ToonOutputParser::<Items>::new()
+        .parse_with_report(comment)
+        .unwrap();
     assert_eq!(read.value.items.len(), 2);
     assert!(read.repairs.is_empty(), "{:?}", read.repairs);
     // Neither reading fits the count: the line is reported with its text.
     let neither = "items[4]{name,count}:\n  apples,2\n  #4 bolts,10\n  pears,1";
-    let read = Items::from_toon_with_report(neither).unwrap();
+    let read = toon_core::ToonOutputParser::<Items>::new()
+        .parse_with_report(neither)
+        .unwrap();
     let dropped = read
         .repairs
         .iter()
@@ -276,7 +296,7 @@ proptest! {
             .collect();
         let reply = edited.join("\n");
         // Refused is as good: never read with the row silently gone.
-        if let Ok(read) = ComplianceAnalysis::from_toon_with_report(&reply) {
+        if let Ok(read) = toon_core::ToonOutputParser::<ComplianceAnalysis>::new().parse_with_report(&reply) {
             prop_assert!(
                 read.repairs.iter().any(|r| r.line == at + 1
                     && matches!(r.kind, RepairKind::HashRow | RepairKind::DroppedRow)),
@@ -388,7 +408,8 @@ fn a_block_of_another_language_is_not_the_answer_nor_hides_one() {
     let reply = format!(
         "Parse it like this:\n```python\ndata = load(reply)\nprint(data)\n```\n```toon\n{answer}\n```"
     );
-    let read = common::types::Capital::from_toon_with_report(&reply)
+    let read = toon_core::ToonOutputParser::<common::types::Capital>::new()
+        .parse_with_report(&reply)
         .unwrap_or_else(|e| panic!("{e}\n{reply}"));
     assert_eq!(read.value.capital, "Lima");
     // A YAML block holding the type's keys after the answer's block: a second answer.
@@ -403,7 +424,9 @@ fn a_block_of_another_language_is_not_the_answer_nor_hides_one() {
 #[test]
 fn a_typed_repair_of_a_json_reply_is_on_its_line() {
     let reply = "Here you go:\n{\n  \"compliance_status\": \"non_compliant\",\n  \"violations\": [],\n  \"audit_trail\": \"R-1\",\n  \"spoken_response\": \"None.\",\n  \"confidence\": \"0.5\"\n}";
-    let read = ComplianceAnalysis::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .parse_with_report(reply)
+        .unwrap();
     let at = |kind: RepairKind| read.repairs.iter().find(|r| r.kind == kind).map(|r| r.line);
     assert_eq!(at(RepairKind::EnumCase), Some(3), "{:?}", read.repairs);
     assert_eq!(
@@ -431,7 +454,10 @@ fn fields_missing_after_a_short_table_at_the_end_may_be_a_cut() {
         finish_reason: toon_core::FinishReason::Stop,
         ..Default::default()
     };
-    let err = ComplianceAnalysis::from_toon_with_options(reply, &stop).unwrap_err();
+    let err = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .options(stop)
+        .parse_with_report(reply)
+        .unwrap_err();
     assert!(!err.message().contains("either cut off"), "{err}");
 }
 
@@ -629,7 +655,9 @@ fn a_count_past_usize_is_not_reported_as_written() {
         // The untyped reader keeps it an array of one.
         assert_eq!(read.unwrap()["country"], json!(["Peru"]));
         let reply = format!("[{digits}]: a,b");
-        let read = Vec::<String>::from_toon_with_report(&reply).unwrap();
+        let read = toon_core::ToonOutputParser::<Vec<String>>::new()
+            .parse_with_report(&reply)
+            .unwrap();
         assert_eq!(read.value, ["a", "b"]);
         let detail = &read.repairs[0].detail;
         assert_eq!(read.repairs[0].kind, RepairKind::CorrectedLength);

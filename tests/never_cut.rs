@@ -376,7 +376,9 @@ fn the_decoder_strips_the_block_and_reports_it() {
         "<think>\nFrance: the capital is Paris.\n</think>\n{}",
         capital_reply()
     );
-    let read = Capital::from_toon_with_report(&reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Capital>::new()
+        .parse_with_report(&reply)
+        .unwrap();
     assert_eq!(read.value.capital, "Paris");
     assert_eq!(read.repairs.len(), 1, "{:?}", read.repairs);
     assert_eq!(read.repairs[0].kind, RepairKind::StrippedReasoning);

@@ -106,7 +106,7 @@ fn table() -> impl Strategy<Value = String> {
 /// `to_toon` writes them (the same for `Rec` and its twin), then the repairs,
 /// or the refusal.
 fn read<T: Toon>(reply: &str) -> String {
-    match Vec::<T>::from_toon_with_report(reply) {
+    match toon_core::ToonOutputParser::<Vec<T>>::new().parse_with_report(reply) {
         Ok(r) => format!("{}\n{:?}", r.value.to_toon(), r.repairs),
         Err(e) => format!("{:?} {:?} {:?}: {e}", e.kind(), e.line(), e.path()),
     }
@@ -133,7 +133,7 @@ fn streamed_as_whole(reply: &str) -> Result<(), TestCaseError> {
         events.extend(stream.push(&chunk.iter().collect::<String>()));
     }
     events.extend(stream.end());
-    let whole = Vec::<Rec>::from_toon_with_report(reply);
+    let whole = toon_core::ToonOutputParser::<Vec<Rec>>::new().parse_with_report(reply);
     let finished = stream.finish();
     prop_assert_eq!(format!("{finished:?}"), format!("{whole:?}"));
     let Ok(whole) = whole else { return Ok(()) };
@@ -185,7 +185,9 @@ proptest! {
 #[test]
 fn rows_that_need_repairs_take_the_full_path() {
     let reply = "[3]{id,name,kind,flag}:\n  1,a,alpha,true\n  2,b,ALPHA,\"false\"\n  3,c,b,false";
-    let read = Vec::<Rec>::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Vec<Rec>>::new()
+        .parse_with_report(reply)
+        .unwrap();
     let kinds: Vec<Kind> = read.value.iter().map(|r| r.kind.clone()).collect();
     assert_eq!(kinds, [Kind::Alpha, Kind::Alpha, Kind::Beta]);
     assert!(!read.value[1].flag);
@@ -207,7 +209,9 @@ fn rows_that_need_repairs_take_the_full_path() {
 #[test]
 fn an_unknown_column_is_reported() {
     let reply = "[1]{id,name,kind,flag,extra}:\n  1,a,alpha,true,?";
-    let read = Vec::<Rec>::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Vec<Rec>>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert_eq!(read.value[0].note, "");
     assert_eq!(read.repairs.len(), 1, "{:?}", read.repairs);
     assert_eq!(read.repairs[0].kind.to_string(), "ignored_key");

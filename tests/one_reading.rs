@@ -159,7 +159,9 @@ fn a_schema_strict_mode_cannot_take_says_why() {
 #[test]
 fn a_version_number_in_a_text_field_is_read_as_written() {
     let toon = "title: Crash on start\nseverity: MAJOR\npriority: 2\ncomponent: NET-12\nreported_version: 3.20";
-    let read = Triage::from_toon_with_report(toon).unwrap();
+    let read = toon_core::ToonOutputParser::<Triage>::new()
+        .parse_with_report(toon)
+        .unwrap();
     assert_eq!(read.value.reported_version, "3.20");
     assert_eq!(
         (read.repairs[0].kind, read.repairs[0].line),
@@ -180,10 +182,11 @@ fn a_version_number_in_a_text_field_is_read_as_written() {
         tags: Vec<String>,
         releases: Vec<Release>,
     }
-    let r = Releases::from_toon_with_report(
-        "tags[3]: 1e3,v2,2.50\nreleases[2]{name,note}:\n  1.10,-0.0\n  beta,\"7.0\"",
-    )
-    .unwrap();
+    let r = toon_core::ToonOutputParser::<Releases>::new()
+        .parse_with_report(
+            "tags[3]: 1e3,v2,2.50\nreleases[2]{name,note}:\n  1.10,-0.0\n  beta,\"7.0\"",
+        )
+        .unwrap();
     assert_eq!(r.value.tags, ["1e3", "v2", "2.50"]);
     let names: Vec<(&str, Option<&str>)> = r
         .value

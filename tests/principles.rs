@@ -169,8 +169,9 @@ fn rows_past_the_count_at_the_margin_are_not_prose() {
         "Hope this helps, let me know.",
         "These are all, as far as I can tell, the rules broken, in order, today.",
     ] {
-        let read =
-            Vec::<Violation>::from_toon_with_report(&format!("{header}\n{sentence}")).unwrap();
+        let read = toon_core::ToonOutputParser::<Vec<Violation>>::new()
+            .parse_with_report(&format!("{header}\n{sentence}"))
+            .unwrap();
         assert_eq!(read.value.len(), 1, "{sentence}");
         assert_eq!(read.repairs[0].kind, toon_core::RepairKind::StrippedProse);
     }
@@ -194,7 +195,9 @@ fn a_table_of_none_of_the_types_columns_is_refused() {
     let e = Vec::<Opts>::from_toon("[2]:\n  - x: 1\n  - x: 2").unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::MissingField, "{e}");
     // One column of the type's is enough: the others are reported.
-    let read = Vec::<Opts>::from_toon_with_report("[2]{a,y}:\n  1,2\n  3,4").unwrap();
+    let read = toon_core::ToonOutputParser::<Vec<Opts>>::new()
+        .parse_with_report("[2]{a,y}:\n  1,2\n  3,4")
+        .unwrap();
     assert_eq!(
         read.value[1],
         Opts {
@@ -220,7 +223,9 @@ fn a_comma_after_nothing_is_not_mended_away() {
     }
     assert!(from_json_reply::<Opts>("{,}").is_err());
     // After a value it is still mended.
-    let read = Tags::from_toon_with_report(r#"{"tags": ["a",]}"#).unwrap();
+    let read = toon_core::ToonOutputParser::<Tags>::new()
+        .parse_with_report(r#"{"tags": ["a",]}"#)
+        .unwrap();
     assert_eq!(read.value.tags, ["a"]);
     assert!(read
         .repairs
@@ -241,7 +246,10 @@ fn a_bad_escape_in_a_closed_string_is_no_cut() {
         ..Default::default()
     };
     let rows = "[2]{category,severity,description,related_rule_id,remediation}:\n  privacy,HIGH,Bad,R-1,Fix\n  safety,LOW,\"Wor\\se\",R-2,Fix";
-    let read = Vec::<Violation>::from_toon_with_options(rows, &stop).unwrap();
+    let read = toon_core::ToonOutputParser::<Vec<Violation>>::new()
+        .options(stop)
+        .parse_with_report(rows)
+        .unwrap();
     assert_eq!(read.value.len(), 1);
     assert!(read
         .repairs

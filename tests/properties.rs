@@ -10,9 +10,8 @@
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use toon_core::{
-    decode, encode, reply::decode_reply_with_options, reply::decode_reply_with_report,
-    spec::json_model_eq, spec::DecodeOptions, spec::Delimiter, spec::EncodeOptions, FinishReason,
-    ParseErrorKind, ReplyOptions,
+    decode, encode, spec::json_model_eq, spec::DecodeOptions, spec::Delimiter, spec::EncodeOptions,
+    FinishReason, ParseErrorKind, ReplyOptions,
 };
 
 /// Text that stresses quoting and typing. `with_markers` adds lines that look
@@ -237,7 +236,7 @@ proptest! {
         let text = encode(&v, &EncodeOptions::default());
         let spec = decode(&text, &DecodeOptions::default()).unwrap();
         let no_content = text.lines().all(|l| l.trim().is_empty());
-        match decode_reply_with_report(&text) {
+        match toon_core::reply::read(&text, &toon_core::ReplyOptions::default()) {
             Ok(reply) => {
                 prop_assert_eq!(&reply.value, &spec, "text:\n{}", text);
                 prop_assert!(reply.repairs.is_empty(), "repairs {:?} on valid text:\n{}", reply.repairs, text);
@@ -254,11 +253,11 @@ proptest! {
         let cut = &text[..cuts[at.index(cuts.len())]];
         // With the server's word (`length`), a cut reply is never read.
         let length = ReplyOptions { finish_reason: FinishReason::Length, ..Default::default() };
-        let e = decode_reply_with_options(cut, &length).unwrap_err();
+        let e = toon_core::reply::read(cut, &length).unwrap_err();
         prop_assert_eq!(e.kind(), ParseErrorKind::Truncated, "{}\n--- cut:\n{}", e, cut);
         // Without it, a refusal is `Truncated` where the text shows the cut, and
         // any other refusal stands on the cut's own last line.
-        if let Err(e) = decode_reply_with_report(cut) {
+        if let Err(e) = toon_core::reply::read(cut, &toon_core::ReplyOptions::default()) {
             let last = cut.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).last().map(|(i, _)| i + 1);
             prop_assert!(
                 matches!(e.kind(), ParseErrorKind::Truncated | ParseErrorKind::EmptyCompletion)
@@ -291,7 +290,7 @@ proptest! {
         }
         let text = lines.join("\n");
         // Any outcome but a panic; a refusal always says what and where (or is empty).
-        if let Err(e) = decode_reply_with_report(&text) {
+        if let Err(e) = toon_core::reply::read(&text, &toon_core::ReplyOptions::default()) {
             prop_assert!(e.to_string().starts_with("TOON_PARSE_FAILURE: "));
             prop_assert!(e.line().is_some() || e.kind() == ParseErrorKind::EmptyCompletion, "no line: {e}");
         }
@@ -302,7 +301,11 @@ proptest! {
 fn wrapper_lookalikes_are_read_as_wrappers() {
     // Documented: a line that is exactly a fence, or starts with `</think>`, is
     // taken for the wrapper it looks like, even in otherwise valid TOON.
-    let reply = decode_reply_with_report("items[2]:\n  - a\n  - b\n```").unwrap();
+    let reply = toon_core::reply::read(
+        "items[2]:\n  - a\n  - b\n```",
+        &toon_core::ReplyOptions::default(),
+    )
+    .unwrap();
     assert_eq!(reply.value, serde_json::json!({"items": ["a", "b"]}));
     assert_eq!(reply.repairs[0].kind, toon_core::RepairKind::StrippedFence);
 }

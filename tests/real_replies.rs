@@ -22,7 +22,11 @@ fn outcome<T: Toon + std::fmt::Debug>(reply: &str) -> String {
 }
 
 fn outcome_with<T: Toon + std::fmt::Debug>(reply: &str, options: &ReplyOptions) -> String {
-    said(T::from_toon_with_options(reply, options))
+    said(
+        toon_core::ToonOutputParser::<T>::new()
+            .options(*options)
+            .parse_with_report(reply),
+    )
 }
 
 /// What a reading gave: the value, with its repairs, or the refusal.

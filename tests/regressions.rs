@@ -1,10 +1,7 @@
 //! Inputs the property tests found; each was a bug, each is fixed and pinned here.
 
 use serde_json::json;
-use toon_core::{
-    decode, decode_reply, encode, reply::decode_reply_with_options, FinishReason, ParseErrorKind,
-    ReplyOptions, Toon,
-};
+use toon_core::{decode, decode_reply, encode, FinishReason, ParseErrorKind, ReplyOptions, Toon};
 
 fn kind(reply: &str) -> ParseErrorKind {
     decode_reply(reply).unwrap_err().kind()
@@ -16,9 +13,7 @@ fn kind_when_cut(reply: &str) -> ParseErrorKind {
         finish_reason: FinishReason::Length,
         ..Default::default()
     };
-    decode_reply_with_options(reply, &length)
-        .unwrap_err()
-        .kind()
+    toon_core::reply::read(reply, &length).unwrap_err().kind()
 }
 
 #[test]
@@ -123,7 +118,9 @@ fn a_cell_of_backticks_is_data_not_a_fence() {
                 category: "```".into(),
             })
             .collect();
-        let back = Vec::<Row>::from_toon_with_report(&x.to_toon()).unwrap();
+        let back = toon_core::ToonOutputParser::<Vec<Row>>::new()
+            .parse_with_report(&x.to_toon())
+            .unwrap();
         assert_eq!(back.value, x, "{}", x.to_toon());
         assert!(back.repairs.is_empty(), "{:?}", back.repairs);
     }
@@ -168,7 +165,9 @@ fn a_cell_that_looks_like_a_tag_is_data_in_a_table() {
             },
         ];
         let reply = x.to_toon();
-        let back = Vec::<Message>::from_toon_with_report(&reply).unwrap();
+        let back = toon_core::ToonOutputParser::<Vec<Message>>::new()
+            .parse_with_report(&reply)
+            .unwrap();
         assert_eq!(back.value, x, "{reply}");
         assert!(back.repairs.is_empty(), "{:?}", back.repairs);
         // The stream's events and its final value agree with it.
@@ -212,7 +211,9 @@ fn a_cell_of_backticks_is_data_in_a_table_on_a_list_items_line() {
     ];
     let reply = x.to_toon();
     assert!(reply.contains("- rows[2]{category}:"), "{reply}");
-    let back = Vec::<Group>::from_toon_with_report(&reply).unwrap();
+    let back = toon_core::ToonOutputParser::<Vec<Group>>::new()
+        .parse_with_report(&reply)
+        .unwrap();
     assert_eq!(back.value, x, "{reply}");
     assert!(back.repairs.is_empty(), "{:?}", back.repairs);
 }
@@ -244,7 +245,9 @@ fn an_f32_refuses_a_number_past_its_range_instead_of_reading_infinity() {
     }
     assert_eq!(Wide::from_toon("v: 1e39").unwrap().v, 1e39);
     // In a table, the row is the type's to refuse, as with any cell it cannot read.
-    let reply = Shares::from_toon_with_report("rows[2]{v}:\n  1.5\n  1e39").unwrap();
+    let reply = toon_core::ToonOutputParser::<Shares>::new()
+        .parse_with_report("rows[2]{v}:\n  1.5\n  1e39")
+        .unwrap();
     assert_eq!(reply.value.rows, vec![Share { v: 1.5 }]);
     assert!(reply.repairs.iter().any(|r| r.line == 3));
 }
@@ -432,7 +435,9 @@ fn a_root_header_with_the_prompts_placeholder_is_toon_not_json() {
     }
     // What the prompt shows a list reply as, copied with its placeholder.
     assert_eq!(<Vec<Row>>::toon_header(), "[N]{name,n}:");
-    let reply = <Vec<Row>>::from_toon_with_report("[N]{name,n}:\n  a,1\n  b,2").unwrap();
+    let reply = toon_core::ToonOutputParser::<Vec<Row>>::new()
+        .parse_with_report("[N]{name,n}:\n  a,1\n  b,2")
+        .unwrap();
     assert_eq!(reply.value.len(), 2);
     assert_eq!(
         reply.repairs[0].kind,
@@ -532,14 +537,18 @@ fn a_header_is_not_completed_where_the_rows_read_as_written() {
         "tickets[1]{title,detail}:\n  Fix login,Users cannot log in, see ticket",
         "tickets[1]{title,detail,owner}:\n  Fix login,Users cannot log in, see ticket,bob",
     ] {
-        let err = Tickets::from_toon_with_report(reply).unwrap_err();
+        let err = toon_core::ToonOutputParser::<Tickets>::new()
+            .parse_with_report(reply)
+            .unwrap_err();
         assert_eq!(err.kind(), toon_core::ParseErrorKind::Syntax, "{err}");
         assert_eq!(err.line(), Some(2), "{err}");
         assert!(err.message().contains("quote any cell"), "{err}");
     }
     // Where a column left out is required (the detail), no other reading: completed.
     let reply = "tickets[1]{title}:\n  Fix login,Users cannot log in,bob";
-    let read = Tickets::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Tickets>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert_eq!(read.value.tickets[0].owner.as_deref(), Some("bob"));
 }
 
@@ -574,7 +583,7 @@ struct Issues {
 #[test]
 fn a_cell_is_not_filled_where_an_alias_gives_a_second_reading() {
     let reply = "issues[1]{kind,note,sev}:\n  defect,High";
-    match Issues::from_toon_with_report(reply) {
+    match toon_core::ToonOutputParser::<Issues>::new().parse_with_report(reply) {
         Ok(read) => assert!(
             read.repairs
                 .iter()
@@ -586,7 +595,9 @@ fn a_cell_is_not_filled_where_an_alias_gives_a_second_reading() {
     // Where the first cell is no kind by any name, only the kind can be
     // missing: filled as before.
     let reply = "issues[1]{kind,note,sev}:\n  printer jam,High";
-    let read = Issues::from_toon_with_report(reply).unwrap();
+    let read = toon_core::ToonOutputParser::<Issues>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert_eq!(read.value.issues[0].note.as_deref(), Some("printer jam"));
     assert_eq!(read.value.issues[0].kind, None);
 }
@@ -622,7 +633,9 @@ fn a_wide_whole_number_in_float_form_is_refused_not_rounded() {
         );
     }
     // In a table's cells the row is the type's to drop, as with any cell it cannot read.
-    let rows = Rows::from_toon_with_report("rows[2]{n,i}:\n  1,2\n  1e18,1").unwrap();
+    let rows = toon_core::ToonOutputParser::<Rows>::new()
+        .parse_with_report("rows[2]{n,i}:\n  1,2\n  1e18,1")
+        .unwrap();
     assert_eq!(rows.value.rows, vec![Wide { n: 1, i: 2 }]);
     assert!(
         rows.repairs.iter().any(|r| r.line == 3),

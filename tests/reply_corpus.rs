@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::corpus::{assert_corpus, load, strings_survive};
-use toon_core::{reply::decode_reply_with_options, spec::json_model_eq};
+use toon_core::spec::json_model_eq;
 
 #[test]
 fn corpus() {
@@ -17,7 +17,7 @@ fn corpus() {
         *per_group
             .entry(c.name.split('/').next().unwrap())
             .or_default() += 1;
-        let got = decode_reply_with_options(&c.reply, &c.options);
+        let got = toon_core::reply::read(&c.reply, &c.options);
         let problem = match (&got, &c.value, &c.error) {
             (Ok(reply), Some(expected), None) => {
                 let kinds: Vec<&str> = reply.repairs.iter().map(|r| r.kind.as_str()).collect();

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use toon_core::{decode, reply::decode_reply_with_report, spec::DecodeOptions, ParseErrorKind};
+use toon_core::{decode, spec::DecodeOptions, ParseErrorKind};
 
 #[test]
 fn valid_conformance_documents_decode_exactly_as_the_spec_decoder_does() {
@@ -14,7 +14,7 @@ fn valid_conformance_documents_decode_exactly_as_the_spec_decoder_does() {
     let mut failures = Vec::new();
     for (name, doc) in &docs {
         let spec = decode(doc, &DecodeOptions::default()).expect(name);
-        match decode_reply_with_report(doc) {
+        match toon_core::reply::read(doc, &toon_core::ReplyOptions::default()) {
             // Exact equality, not JSON-model equality: nothing may change at all.
             Ok(reply) if reply.value == spec && reply.repairs.is_empty() => {}
             Ok(reply) => failures.push(format!(
@@ -47,7 +47,7 @@ fn linear(make: impl Fn(usize) -> String) {
     let time = |n: usize| {
         let text = make(n);
         let start = Instant::now();
-        let _ = decode_reply_with_report(&text);
+        let _ = toon_core::reply::read(&text, &toon_core::ReplyOptions::default());
         start.elapsed()
     };
     let small = time(2_000).max(Duration::from_micros(200));

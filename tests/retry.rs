@@ -50,7 +50,10 @@ fn the_retry_turn_tells_the_model_what_to_write() {
             finish_reason: finish,
             ..Default::default()
         };
-        let e = Capital::from_toon_with_options(reply, &options).unwrap_err();
+        let e = toon_core::ToonOutputParser::<Capital>::new()
+            .options(options)
+            .parse_with_report(reply)
+            .unwrap_err();
         (e.to_string(), e.retry_prompt())
     };
     // A sentence where the fields should be: its line, and the keys to write.
@@ -146,7 +149,9 @@ fn the_retry_turn_tells_the_model_what_to_write() {
         max_bytes: 10,
         ..Default::default()
     };
-    let asked = Capital::from_toon_with_options("country: Peru\ncapital: Lima", &limit)
+    let asked = toon_core::ToonOutputParser::<Capital>::new()
+        .options(limit)
+        .parse_with_report("country: Peru\ncapital: Lima")
         .unwrap_err()
         .retry_prompt();
     assert!(

@@ -730,7 +730,9 @@ fn the_schema_of_every_number_type_compiles_in_llguidance() {
 #[test]
 fn a_json_array_of_one_number_is_json() {
     for reply in ["[5]", "```json\n[5]\n```", "  [5]\n"] {
-        let read = Vec::<u32>::from_toon_with_report(reply).unwrap();
+        let read = toon_core::ToonOutputParser::<Vec<u32>>::new()
+            .parse_with_report(reply)
+            .unwrap();
         assert_eq!(read.value, vec![5], "{reply}");
         assert!(read
             .repairs
@@ -745,7 +747,10 @@ fn a_json_array_of_one_number_is_json() {
         finish_reason: toon_core::FinishReason::Length,
         ..Default::default()
     };
-    let e = Vec::<u32>::from_toon_with_options("[5]", &cut).unwrap_err();
+    let e = toon_core::ToonOutputParser::<Vec<u32>>::new()
+        .options(cut)
+        .parse_with_report("[5]")
+        .unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Truncated);
     // With its colon, or with rows below it, the bracket is TOON's.
     assert_eq!(Vec::<u32>::from_toon("[1]: 5").unwrap(), vec![5]);

@@ -126,7 +126,7 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
     let cases = load(include_str!("replies/corpus.txt"));
     let mut with_events = 0;
     for c in &cases {
-        let whole = Value::from_toon_with_report(&c.reply);
+        let whole = toon_core::ToonOutputParser::<Value>::new().parse_with_report(&c.reply);
         for sizes in splittings() {
             let (events, finished) = stream::<Value>(&c.reply, &sizes);
             assert!(
@@ -166,7 +166,7 @@ fn untyped_corpus_streams_to_the_same_result_and_records() {
 #[test]
 fn typed_corpus_streams_to_the_same_result() {
     fn check<T: Toon + PartialEq + std::fmt::Debug>(name: &str, reply: &str) -> usize {
-        let whole = T::from_toon_with_report(reply);
+        let whole = toon_core::ToonOutputParser::<T>::new().parse_with_report(reply);
         let mut repaired = 0;
         for sizes in splittings() {
             let (events, finished) = stream::<T>(reply, &sizes);
@@ -193,7 +193,7 @@ fn typed_corpus_streams_to_the_same_result() {
 }
 
 /// At `max_bytes` and around it, in every splitting, `finish` is what
-/// `from_toon_with_options` gives: the whole reply read, or refused by its
+/// `from_toon` gives (with the same options): the whole reply read, or refused by its
 /// length (the stream has stopped keeping its text by then).
 #[test]
 fn max_bytes_is_applied_as_the_whole_reply_applies_it() {
@@ -207,7 +207,9 @@ fn max_bytes_is_applied_as_the_whole_reply_applies_it() {
             max_bytes: limit,
             ..Default::default()
         };
-        let whole = ComplianceAnalysis::from_toon_with_options(REPLY, &options);
+        let whole = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+            .options(options)
+            .parse_with_report(REPLY);
         assert_eq!(
             whole.as_ref().err().map(|e| e.kind()),
             (limit < REPLY.len()).then_some(ParseErrorKind::LimitExceeded)
@@ -599,7 +601,7 @@ fn root_tables_a_step_from_exact_finish_as_from_toon() {
         format!("{}\n{}", &text[..header_end], &text[header_end..]),
     ]);
     for (i, reply) in variants.iter().enumerate() {
-        let whole = Vec::<Violation>::from_toon_with_report(reply);
+        let whole = toon_core::ToonOutputParser::<Vec<Violation>>::new().parse_with_report(reply);
         if i < 4 {
             assert_eq!(whole.as_ref().unwrap().value, rows, "{reply:?}");
         }
@@ -626,7 +628,9 @@ fn struct_replies_a_step_from_exact_finish_as_from_toon() {
                 audit_trail: Checked R-1 to R-9\n\
                 spoken_response: Two problems.\n\
                 confidence: 0.5";
-    let whole = ComplianceAnalysis::from_toon_with_report(text).unwrap();
+    let whole = toon_core::ToonOutputParser::<ComplianceAnalysis>::new()
+        .parse_with_report(text)
+        .unwrap();
     assert!(whole.repairs.is_empty(), "{:?}", whole.repairs);
     assert_eq!(whole.value.violations.len(), 2);
     // Each edit is one `replacen` of the first pair by the second.
@@ -665,7 +669,8 @@ fn struct_replies_a_step_from_exact_finish_as_from_toon() {
     ));
     let mut built = 0;
     for reply in &variants {
-        let whole = ComplianceAnalysis::from_toon_with_report(reply);
+        let whole =
+            toon_core::ToonOutputParser::<ComplianceAnalysis>::new().parse_with_report(reply);
         built += usize::from(whole.as_ref().is_ok_and(|r| r.repairs.is_empty()));
         for sizes in splittings() {
             let (_, finished) = stream::<ComplianceAnalysis>(reply, &sizes);
@@ -691,7 +696,7 @@ fn an_untyped_reply_finishes_as_from_toon() {
         "a: 1\nb[2]{x,y}:\n  1,2\n  3,4\n",
         "a: 1\na: 2\n",
     ] {
-        let whole = Value::from_toon_with_report(reply);
+        let whole = toon_core::ToonOutputParser::<Value>::new().parse_with_report(reply);
         for sizes in splittings() {
             let (_, finished) = stream::<Value>(reply, &sizes);
             assert!(
@@ -764,7 +769,7 @@ mod edited_real_replies {
         reply: &str,
         sizes: &[usize],
     ) -> Result<(), TestCaseError> {
-        let whole = T::from_toon_with_report(reply);
+        let whole = toon_core::ToonOutputParser::<T>::new().parse_with_report(reply);
         let (_, finished) = stream::<T>(reply, sizes);
         prop_assert!(
             same(&finished, &whole),
@@ -810,7 +815,7 @@ mod edited_real_replies {
                 toon_core::FinishReason::Unknown,
             ][reason];
             let options = ReplyOptions { finish_reason, ..ReplyOptions::default() };
-            let whole = Vec::<Violation>::from_toon_with_options(&reply, &options);
+            let whole = toon_core::ToonOutputParser::<Vec::<Violation>>::new().options(options).parse_with_report(&reply);
             let mut s = ToonStream::<Vec<Violation>>::new();
             for c in chunks(&reply, &sizes) {
                 s.push(c);
@@ -916,7 +921,7 @@ struct Plan {
 /// standing event of `tasks` is the final value's record at its index.
 /// Returns the events of one splitting.
 fn plan_events(reply: &str) -> Vec<StreamEvent> {
-    let whole = Plan::from_toon_with_report(reply);
+    let whole = toon_core::ToonOutputParser::<Plan>::new().parse_with_report(reply);
     let mut last = Vec::new();
     for sizes in splittings() {
         let (events, finished) = stream::<Plan>(reply, &sizes);
@@ -1147,7 +1152,9 @@ fn items_hold<T: Toon + PartialEq + std::fmt::Debug, E: Toon + PartialEq + std::
     let mut stood = 0;
     for sizes in splittings() {
         let (events, finished) = stream::<T>(reply, &sizes);
-        let whole = T::from_toon_with_report(reply).unwrap();
+        let whole = toon_core::ToonOutputParser::<T>::new()
+            .parse_with_report(reply)
+            .unwrap();
         assert!(
             same(&finished, &Ok(whole)),
             "{sizes:?}: finish is from_toon"
@@ -1233,7 +1240,9 @@ fn four_space_list_items_carry_only_the_replys_repairs() {
         steps: Vec<Step>,
     }
     let reply = "steps[2]:\n    - name: build\n        done: true\n    - name: publish\n        done: false\n";
-    let whole = Plan::from_toon_with_report(reply).unwrap();
+    let whole = toon_core::ToonOutputParser::<Plan>::new()
+        .parse_with_report(reply)
+        .unwrap();
     assert!(
         whole.repairs.iter().any(|r| r.detail.contains("unit of 4")),
         "{:?}",

@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 
 use common::alloc::{peak_during, Counting, CURRENT};
 use common::types::Detections;
-use toon_core::{stream::ToonEvents, ParseErrorKind, ReplyOptions, Toon, ToonStream};
+use toon_core::{stream::ToonEvents, ParseErrorKind, ReplyOptions, ToonStream};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -85,7 +85,10 @@ fn events_only_memory_is_bounded_by_the_line_not_the_reply() {
         "peak {bounded} bytes under a limit of {}",
         options.max_bytes
     );
-    let whole = Detections::from_toon_with_options(&text, &options).unwrap_err();
+    let whole = toon_core::ToonOutputParser::<Detections>::new()
+        .options(options)
+        .parse_with_report(&text)
+        .unwrap_err();
     assert_eq!(refusal.kind(), ParseErrorKind::LimitExceeded);
     assert_eq!(refusal.to_string(), whole.to_string());
 

@@ -86,7 +86,9 @@ fn decode_as(
         reply: &str,
         options: &ReplyOptions,
     ) -> Result<(Value, Vec<Repair>), ParseError> {
-        let r = T::from_toon_with_options(reply, options)?;
+        let r = toon_core::ToonOutputParser::<T>::new()
+            .options(*options)
+            .parse_with_report(reply)?;
         let model = decode(&r.value.to_toon(), &Default::default()).expect("to_toon is valid TOON");
         Ok((model, r.repairs))
     }
@@ -160,8 +162,10 @@ fn untyped_corpus_through_the_typed_decoder() {
     let cases = load(include_str!("replies/corpus.txt"));
     assert!(cases.len() >= 70);
     for c in &cases {
-        let typed = Value::from_toon_with_options(&c.reply, &c.options);
-        let untyped = toon_core::reply::decode_reply_with_options(&c.reply, &c.options);
+        let typed = toon_core::ToonOutputParser::<Value>::new()
+            .options(c.options)
+            .parse_with_report(&c.reply);
+        let untyped = toon_core::reply::read(&c.reply, &c.options);
         match (typed, untyped) {
             (Ok(t), Ok(u)) => {
                 assert_eq!(t.value, u.value, "{}", c.name);

@@ -184,7 +184,7 @@ pub fn read_refused<T: Toon>(reply: &str) -> Result<T, toon_core::ParseError> {
         refuse_dropped_rows: true,
         ..Default::default()
     };
-    T::from_toon_with_options(reply, &options).map(|r| r.value)
+    toon_core::ToonOutputParser::<T>::new().options(options).parse_with_report(reply).map(|r| r.value)
 }
 
 /// A decoder under test: its benchmark name and what it runs.

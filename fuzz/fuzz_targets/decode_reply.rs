@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toon_core::{reply::decode_reply_with_report, ParseErrorKind};
+use toon_core::{ParseErrorKind};
 
 #[path = "common/bounds.rs"]
 mod bounds;
@@ -13,7 +13,7 @@ static ALLOCATOR: bounds::Counting = bounds::Counting;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    match bounds::within("decode_reply", &text, || decode_reply_with_report(&text)) {
+    match bounds::within("decode_reply", &text, || toon_core::reply::read(&text, &toon_core::ReplyOptions::default())) {
         Ok(reply) => assert!(reply.repairs.iter().all(|r| r.line >= 1)),
         Err(e) => {
             assert!(e.to_string().starts_with("TOON_PARSE_FAILURE: "));

@@ -1,5 +1,5 @@
 //! The stream decoder on a realistic type: no panic, in chunks of any sizes,
-//! and `finish` returns exactly what `from_toon_with_options` returns on the
+//! and `finish` returns exactly what `ToonOutputParser::parse_with_report` returns on the
 //! whole text (with a `max_bytes` around the text's length where the first
 //! byte's high bit is set); every row it emitted that stands is in the final
 //! value at its index, and a delimited field's text events, where none was
@@ -91,7 +91,7 @@ fn check<T: Rows>(text: &str, seed: u8) {
         },
         ..Default::default()
     };
-    let whole = T::from_toon_with_options(text, &options);
+    let whole = toon_core::ToonOutputParser::<T>::new().options(options).parse_with_report(text);
     let (events, finished) = bounds::within("stream", text, || stream::<T>(text, seed, options));
     match (&finished, &whole) {
         (Ok(a), Ok(b)) => {

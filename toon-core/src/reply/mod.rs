@@ -43,10 +43,10 @@ use forgive::{Forgiving, Note};
 /// suit model replies.
 ///
 /// ```
-/// use toon_core::{reply::decode_reply_with_options, FinishReason, ParseErrorKind, ReplyOptions};
+/// use toon_core::{reply, FinishReason, ParseErrorKind, ReplyOptions};
 /// // A reply the server cut at its token limit is never read as complete.
 /// let cut = ReplyOptions { finish_reason: FinishReason::Length, ..Default::default() };
-/// let err = decode_reply_with_options("answer: Par", &cut).unwrap_err();
+/// let err = reply::read("answer: Par", &cut).unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::Truncated);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,40 +105,28 @@ impl Default for ReplyOptions {
 /// a reply over the default limits ([`LimitExceeded`](ParseErrorKind::LimitExceeded)),
 /// or anything else the repairs cannot mend ([`Syntax`](ParseErrorKind::Syntax)).
 pub fn decode_reply(completion: &str) -> Result<Value, ParseError> {
-    decode_reply_with_report(completion).map(|r| r.value)
+    read(completion, &ReplyOptions::default()).map(|r| r.value)
 }
 
-/// [`decode_reply`], also returning every repair applied and the line it was on.
+/// [`decode_reply`] with the server's finish reason and limits
+/// ([`ReplyOptions`]), also returning every repair applied and the line it
+/// was on.
 ///
 /// ```
-/// use toon_core::RepairKind;
-/// let reply = toon_core::reply::decode_reply_with_report("tags[5]: a,b,c").unwrap();
-/// assert_eq!(reply.value["tags"].as_array().unwrap().len(), 3);
-/// assert_eq!(reply.repairs[0].kind, RepairKind::CorrectedLength);
-/// assert_eq!(reply.repairs[0].line, 1);
-/// ```
+/// use toon_core::{reply, ParseErrorKind, RepairKind, ReplyOptions};
+/// let read = reply::read("tags[5]: a,b,c", &ReplyOptions::default()).unwrap();
+/// assert_eq!(read.value["tags"].as_array().unwrap().len(), 3);
+/// assert_eq!(read.repairs[0].kind, RepairKind::CorrectedLength);
+/// assert_eq!(read.repairs[0].line, 1);
 ///
-/// # Errors
-/// As [`decode_reply`].
-pub fn decode_reply_with_report(completion: &str) -> Result<Reply<Value>, ParseError> {
-    decode_reply_with_options(completion, &ReplyOptions::default())
-}
-
-/// [`decode_reply_with_report`] with limits other than the defaults.
-///
-/// ```
-/// use toon_core::{reply::decode_reply_with_options, ParseErrorKind, ReplyOptions};
 /// let tight = ReplyOptions { max_bytes: 8, ..Default::default() };
-/// let err = decode_reply_with_options("answer: far too long", &tight).unwrap_err();
+/// let err = reply::read("answer: far too long", &tight).unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::LimitExceeded);
 /// ```
 ///
 /// # Errors
 /// As [`decode_reply`], and `LimitExceeded` past a limit.
-pub fn decode_reply_with_options(
-    completion: &str,
-    options: &ReplyOptions,
-) -> Result<Reply<Value>, ParseError> {
+pub fn read(completion: &str, options: &ReplyOptions) -> Result<Reply<Value>, ParseError> {
     let mut findings = Findings::default();
     let mut buf = String::new();
     let result =

@@ -141,31 +141,16 @@ pub trait Toon: Sized {
     /// in the wrong case (each reported), ignores keys it does not have (reported),
     /// and names the path of a missing required field (`violations[1].severity`).
     ///
+    /// Every repair applied, the server's finish reason, other limits and the
+    /// caller's own check are [`ToonOutputParser`]'s:
+    /// `ToonOutputParser::<T>::new().options(options).parse_with_report(reply)`.
+    ///
     /// # Errors
     /// A [`ParseError`], as for `decode_reply`, or `MissingField` / `InvalidValue`
     /// with the field's path, or `Constraint` for a value outside its field's
     /// constraints.
     fn from_toon(completion: &str) -> Result<Self, ParseError> {
-        Self::from_toon_with_report(completion).map(|r| r.value)
-    }
-
-    /// [`from_toon`](Toon::from_toon), also returning every repair applied.
-    ///
-    /// # Errors
-    /// As [`from_toon`](Toon::from_toon).
-    fn from_toon_with_report(completion: &str) -> Result<Reply<Self>, ParseError> {
-        Self::from_toon_with_options(completion, &ReplyOptions::default())
-    }
-
-    /// [`from_toon_with_report`](Toon::from_toon_with_report) with limits other than the defaults.
-    ///
-    /// # Errors
-    /// As [`from_toon`](Toon::from_toon), and `LimitExceeded` past a limit.
-    fn from_toon_with_options(
-        completion: &str,
-        options: &ReplyOptions,
-    ) -> Result<Reply<Self>, ParseError> {
-        read(completion, options)
+        read(completion, &ReplyOptions::default()).map(|r| r.value)
     }
 
     /// The value as a TOON document (for few-shot examples in prompts);
@@ -268,8 +253,8 @@ fn json_line(completion: &str, first: usize, path: &str) -> Option<usize> {
     crate::reply::line_of_path(completion, from, path)
 }
 
-/// [`Toon::from_toon_with_options`]: the typed reading of a whole reply, which
-/// a stream's `finish` runs too.
+/// The typed reading of a whole reply ([`ToonOutputParser::parse_with_report`]),
+/// which a stream's `finish` runs too.
 pub(crate) fn read<T: Toon>(
     completion: &str,
     options: &ReplyOptions,

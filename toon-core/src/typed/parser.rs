@@ -136,7 +136,8 @@ impl<T: Toon> ToonOutputParser<T> {
     /// Reads a reply into `T`; see [`Toon::from_toon`].
     ///
     /// # Errors
-    /// As [`Toon::from_toon_with_options`], and `Constraint` when the check refuses.
+    /// As [`Toon::from_toon`], `LimitExceeded` past a limit of the options,
+    /// and `Constraint` when the check refuses.
     pub fn parse(&self, completion: &str) -> Result<T, ParseError> {
         self.parse_with_report(completion).map(|r| r.value)
     }

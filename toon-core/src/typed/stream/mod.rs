@@ -41,7 +41,7 @@
 //! two).
 //!
 //! Memory: [`ToonStream`] keeps the text it has been fed, and `finish` reads
-//! it with the decode [`Toon::from_toon_with_report`] runs, so the two agree
+//! it with the decode [`ToonOutputParser::parse_with_report`](crate::ToonOutputParser::parse_with_report) runs, so the two agree
 //! by construction. It keeps the
 //! text only up to [`ReplyOptions::max_bytes`] (checked as each line ends):
 //! past that, `finish` refuses the reply as `LimitExceeded` by its length
@@ -137,7 +137,7 @@ impl<T: Toon> ToonStream<T> {
     }
 
     /// A stream with other limits. They apply at [`finish`](Self::finish), as
-    /// [`Toon::from_toon_with_options`] applies them; past
+    /// [`ToonOutputParser::parse_with_report`](crate::ToonOutputParser::parse_with_report) applies them; past
     /// [`max_bytes`](ReplyOptions::max_bytes) the stream also stops keeping
     /// the text, whose reply `finish` will refuse.
     pub fn with_options(options: ReplyOptions) -> Self {
@@ -265,7 +265,7 @@ impl<T: Toon> ToonStream<T> {
         events
     }
 
-    /// The whole reply: exactly what [`Toon::from_toon_with_report`] returns on
+    /// The whole reply: exactly what [`ToonOutputParser::parse_with_report`](crate::ToonOutputParser::parse_with_report) returns on
     /// everything pushed.
     ///
     /// # Errors
@@ -281,7 +281,7 @@ impl<T: Toon> ToonStream<T> {
     /// [`ReplyOptions::finish_reason`].
     ///
     /// # Errors
-    /// As [`Toon::from_toon_with_options`].
+    /// As [`ToonOutputParser::parse_with_report`](crate::ToonOutputParser::parse_with_report).
     pub fn finish_with(
         mut self,
         finish_reason: crate::reply::FinishReason,
@@ -599,7 +599,9 @@ mod tests {
     fn finish_on_a_clean_reply_is_from_toon() {
         let s = streamed(REPLY);
         let finished = s.finish().unwrap();
-        let whole = Rows::from_toon_with_report(REPLY).unwrap();
+        let whole = crate::ToonOutputParser::<Rows>::new()
+            .parse_with_report(REPLY)
+            .unwrap();
         assert_eq!(finished.value, whole.value);
         assert_eq!(finished.repairs, whole.repairs);
     }
