@@ -16,8 +16,8 @@ use common::server::{ask, median, request, write_table, Kind, DOCUMENTS, RULES};
 use common::types::{Capital, PlainCompliance, PlainViolation, Severity, Status};
 use serde_json::json;
 use toon_core::{
-    constrain_request, grammar::GrammarOptions, request::constrain_request_with, FinishReason,
-    GrammarServer, GrammarSyntax, RepairKind, ReplyOptions, Toon,
+    constrain_request, grammar::GrammarOptions, FinishReason, GrammarServer, GrammarSyntax,
+    RepairKind, ReplyOptions, Toon,
 };
 
 fn capture() -> bool {
@@ -175,7 +175,9 @@ fn a_model_may_think_before_the_grammar_holds_it() {
             &format!("What is the capital of {country}?"),
             json!({"temperature": 0}),
         );
-        constrain_request_with::<Capital>(&mut body, GrammarServer::LlamaCpp, &options).unwrap();
+        options
+            .constrain_request::<Capital>(&mut body, GrammarServer::LlamaCpp)
+            .unwrap();
         assert_eq!(body["max_tokens"], options.max_reply_bytes::<Capital>());
         let reply = ask(&body);
         keep(
@@ -207,7 +209,7 @@ fn a_model_may_think_before_the_grammar_holds_it() {
         "e2e-reasoning",
         "### Thinking before the grammar holds the answer\n\nThe capitals type's grammar with a reasoning block \
          (`GrammarOptions::reasoning(300)`: one optional `<think>` block of at most 300 characters, then the document), sent \
-         with `constrain_request_with`, an example exchange whose answer thinks first, temperature 0. Every reply decodes; a \
+         with `GrammarOptions::constrain_request`, an example exchange whose answer thinks first, temperature 0. Every reply decodes; a \
          block is stripped and reported as `stripped_reasoning`, and nothing else is repaired. The replies are kept under \
          `tests/replies/real/<server>/reasoning/`.",
         "| server | replies | decoded | with a reasoning block, reported | completion tokens a reply | `max_tokens` set |",

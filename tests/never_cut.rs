@@ -12,8 +12,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use toon_core::{
     constrain_request, grammar::GrammarOptions, grammar::DEFAULT_MAX_ITEMS,
-    grammar::DEFAULT_MAX_LEN, request::constrain_request_with, GrammarServer, GrammarSyntax,
-    RepairKind, Toon,
+    grammar::DEFAULT_MAX_LEN, GrammarServer, GrammarSyntax, RepairKind, Toon,
 };
 
 /// Text of exactly `n` characters drawn from ones that take one to four bytes
@@ -282,15 +281,12 @@ fn capital_reply() -> String {
 fn no_options_is_the_plain_grammar() {
     for syntax in [GrammarSyntax::Gbnf, GrammarSyntax::Lark] {
         assert_eq!(
-            PlainCompliance::toon_grammar_with(&GrammarOptions::new(syntax)),
+            GrammarOptions::new(syntax).grammar::<PlainCompliance>(),
             PlainCompliance::toon_grammar(syntax)
         );
         // Tags without a block change nothing.
         let tags = GrammarOptions::new(syntax).reasoning_tags("<r>", "</r>");
-        assert_eq!(
-            Capital::toon_grammar_with(&tags),
-            Capital::toon_grammar(syntax)
-        );
+        assert_eq!(tags.grammar::<Capital>(), Capital::toon_grammar(syntax));
     }
 }
 
@@ -300,7 +296,7 @@ fn a_reasoning_block_may_come_first_and_nowhere_else() {
     let think = "<think>\nThe question names France; its capital is Paris.\n</think>\n";
     for syntax in [GrammarSyntax::Lark, GrammarSyntax::Gbnf] {
         let options = GrammarOptions::new(syntax).reasoning(60);
-        let grammar = Capital::toon_grammar_with(&options);
+        let grammar = options.grammar::<Capital>();
         let g = match syntax {
             GrammarSyntax::Lark => Checker::lark(&grammar),
             _ => Checker::gbnf(&grammar),
@@ -333,7 +329,7 @@ fn a_reasoning_block_may_come_first_and_nowhere_else() {
     let options = GrammarOptions::new(GrammarSyntax::Lark)
         .reasoning(60)
         .reasoning_tags("[THINK]", "[/THINK]");
-    let g = Checker::lark(&Capital::toon_grammar_with(&options));
+    let g = Checker::lark(&options.grammar::<Capital>());
     assert!(g.accepts(&format!("[THINK]Paris.[/THINK]\n{doc}")));
     assert!(!g.accepts(&format!("{think}{doc}")));
 }
@@ -347,17 +343,20 @@ fn the_worst_case_counts_the_reasoning_block() {
         GrammarOptions::new(GrammarSyntax::Gbnf).max_reply_bytes::<Capital>() + block
     );
     let mut body = question();
-    constrain_request_with::<Capital>(&mut body, GrammarServer::LlamaCpp, &options).unwrap();
+    options
+        .constrain_request::<Capital>(&mut body, GrammarServer::LlamaCpp)
+        .unwrap();
     assert_eq!(
         body["max_tokens"],
         json!(options.max_reply_bytes::<Capital>())
     );
-    assert_eq!(body["grammar"], json!(Capital::toon_grammar_with(&options)));
+    assert_eq!(body["grammar"], json!(options.grammar::<Capital>()));
     // A limit that holds the document but not the block is refused, naming it.
     let mut body = question();
     body["max_tokens"] =
         json!(GrammarOptions::new(GrammarSyntax::Gbnf).max_reply_bytes::<Capital>());
-    let err = constrain_request_with::<Capital>(&mut body, GrammarServer::LlamaCpp, &options)
+    let err = options
+        .constrain_request::<Capital>(&mut body, GrammarServer::LlamaCpp)
         .unwrap_err()
         .to_string();
     assert!(
@@ -366,7 +365,7 @@ fn the_worst_case_counts_the_reasoning_block() {
     );
     // Options in another syntax than the server's are refused.
     let lark = GrammarOptions::new(GrammarSyntax::Lark);
-    let err = constrain_request_with::<Capital>(&mut question(), GrammarServer::LlamaCpp, &lark);
+    let err = lark.constrain_request::<Capital>(&mut question(), GrammarServer::LlamaCpp);
     assert!(err.unwrap_err().to_string().contains("Gbnf"));
 }
 

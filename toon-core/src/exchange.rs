@@ -42,7 +42,7 @@ use serde_json::{json, Map, Value};
 
 use crate::grammar::GrammarOptions;
 use crate::reply::FinishReason;
-use crate::request::{constrain_request_with, reply_text, GrammarServer};
+use crate::request::{reply_text, GrammarServer};
 use crate::schema::{
     name_and_doc, object_root, response_format, tool_name, OutputSchema, SchemaDialect, Tool,
 };
@@ -141,11 +141,8 @@ impl<T: Toon + OutputSchema> Exchange<T> {
                 let grammar = server.grammar_server();
                 let mut body = Value::Object(Map::new());
                 // A body built here sets nothing the constraint refuses.
-                if let Err(e) = constrain_request_with::<T>(
-                    &mut body,
-                    grammar,
-                    &GrammarOptions::new(grammar.syntax()),
-                ) {
+                let options = GrammarOptions::new(grammar.syntax());
+                if let Err(e) = options.constrain_request::<T>(&mut body, grammar) {
                     unreachable!("an empty body takes any constraint: {e}");
                 }
                 if let Value::Object(map) = body {

@@ -137,204 +137,204 @@ pub fn constrain_request<T: Toon>(
     body: &mut Value,
     server: GrammarServer,
 ) -> Result<(), ConstrainError> {
-    constrain_request_with::<T>(body, server, &GrammarOptions::new(server.syntax()))
+    GrammarOptions::new(server.syntax()).constrain_request::<T>(body, server)
 }
 
-/// [`constrain_request`] with the grammar written as `options` say: a
-/// reasoning block before the document ([`GrammarOptions::reasoning`]), which
-/// the token limit then holds too.
-///
-/// ```
-/// use serde_json::json;
-/// use toon_core::{request::constrain_request_with, grammar::GrammarOptions, GrammarServer, Toon};
-///
-/// let options = GrammarOptions::new(GrammarServer::LlamaCpp.syntax()).reasoning(400);
-/// let mut body = json!({"model": "local", "messages": [{"role": "user", "content": "Tags?"}]});
-/// constrain_request_with::<Vec<String>>(&mut body, GrammarServer::LlamaCpp, &options).unwrap();
-/// assert!(body["grammar"].as_str().unwrap().contains("\"<think>\""));
-/// assert_eq!(body["max_tokens"], options.max_reply_bytes::<Vec<String>>());
-/// ```
-///
-/// # Errors
-/// As [`constrain_request`], and where the options' syntax is not the one the
-/// server takes ([`GrammarServer::syntax`]).
-pub fn constrain_request_with<T: Toon>(
-    body: &mut Value,
-    server: GrammarServer,
-    options: &GrammarOptions,
-) -> Result<(), ConstrainError> {
-    if options.syntax() != server.syntax() {
-        return Err(ConstrainError::new(format!(
+impl GrammarOptions {
+    /// [`constrain_request`] with the grammar written as these options say: a
+    /// reasoning block before the document ([`GrammarOptions::reasoning`]), which
+    /// the token limit then holds too.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toon_core::{grammar::GrammarOptions, GrammarServer, Toon};
+    ///
+    /// let options = GrammarOptions::new(GrammarServer::LlamaCpp.syntax()).reasoning(400);
+    /// let mut body = json!({"model": "local", "messages": [{"role": "user", "content": "Tags?"}]});
+    /// options.constrain_request::<Vec<String>>(&mut body, GrammarServer::LlamaCpp).unwrap();
+    /// assert!(body["grammar"].as_str().unwrap().contains("\"<think>\""));
+    /// assert_eq!(body["max_tokens"], options.max_reply_bytes::<Vec<String>>());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`constrain_request`], and where the options' syntax is not the one the
+    /// server takes ([`GrammarServer::syntax`]).
+    pub fn constrain_request<T: Toon>(
+        &self,
+        body: &mut Value,
+        server: GrammarServer,
+    ) -> Result<(), ConstrainError> {
+        let options = self;
+        if options.syntax() != server.syntax() {
+            return Err(ConstrainError::new(format!(
             "the grammar options are for {:?}, but {server:?} takes {:?}; build them with GrammarOptions::new(server.syntax())",
             options.syntax(),
             server.syntax()
         )));
-    }
-    let Some(map) = body.as_object_mut() else {
-        return Err(ConstrainError::new(
+        }
+        let Some(map) = body.as_object_mut() else {
+            return Err(ConstrainError::new(
             "the request body is not a JSON object; start from {\"model\": ..., \"messages\": [...]}",
         ));
-    };
-    let refuse = |key: &str, why: &str| -> Result<(), ConstrainError> {
-        if is_set(map.get(key)) {
-            Err(ConstrainError::new(format!(
-                "the request already has `{key}`: {why}"
-            )))
-        } else {
-            Ok(())
-        }
-    };
-    // `{"type": "text"}` is every server's default: no constraint of its own.
-    let refuse_format = |format: Option<&Value>, key: &str, why: &str| match format {
-        Some(f) if is_set(Some(f)) && f != &json!({"type": "text"}) => Err(ConstrainError::new(
-            format!("the request already has `{key}` {f}: {why}"),
-        )),
-        _ => Ok(()),
-    };
-    // Function calling's older form (`functions`, `function_call`) offers or
-    // forces a call as `tools` does, on every server.
-    let functions = |why: &str| -> Result<(), ConstrainError> {
-        for key in ["functions", "function_call"] {
-            refuse(key, &format!("it is the older form of `tools`: {why}"))?;
-        }
-        Ok(())
-    };
-    let worst = options.max_reply_bytes::<T>();
-    let limit = token_limit::<T>(map, worst, options)?;
-    match server {
-        GrammarServer::LlamaCpp => {
-            let tools_why = "llama.cpp refuses a grammar together with tools (HTTP 400); send the tools in a request of their own";
-            refuse("tools", tools_why)?;
-            functions(tools_why)?;
-            refuse_format(
-                map.get("response_format"),
-                "response_format",
-                "llama-cpp-python lets a response_format replace the grammar; remove it",
-            )?;
-            refuse("grammar", "remove it, or send this body unchanged")?;
-            refuse(
-                "json_schema",
-                "llama.cpp takes either a json_schema or a grammar, not both; remove it",
-            )?;
-            map.insert(
-                "grammar".into(),
-                Value::String(T::toon_grammar_with(options)),
-            );
-        }
-        GrammarServer::Vllm => {
-            let tools_why = "vLLM puts the tools' schema in place of the grammar when a tool is required or named, and reads tool calls out of the reply; send the tools in a request of their own";
-            refuse("tools", tools_why)?;
-            refuse("tool_choice", tools_why)?;
-            refuse(
-                "structured_outputs",
-                "vLLM takes one constraint a request; remove it",
-            )?;
-            functions(tools_why)?;
-            // Every `guided_*` field, not only the grammar's: an older vLLM
-            // takes them in place of `structured_outputs`.
-            let guided: Vec<String> = map
-                .keys()
-                .filter(|k| k.starts_with("guided_"))
-                .cloned()
-                .collect();
-            for key in guided {
-                refuse(&key, "vLLM removed the guided_* fields in v0.12, and an older vLLM takes them in place of structured_outputs; remove it")?;
+        };
+        let refuse = |key: &str, why: &str| -> Result<(), ConstrainError> {
+            if is_set(map.get(key)) {
+                Err(ConstrainError::new(format!(
+                    "the request already has `{key}`: {why}"
+                )))
+            } else {
+                Ok(())
             }
-            refuse_format(
-                map.get("response_format"),
-                "response_format",
-                "vLLM takes one constraint a request; remove it",
-            )?;
-            map.insert(
-                "structured_outputs".into(),
-                json!({"grammar": T::toon_grammar_with(options)}),
-            );
-        }
-        GrammarServer::OpenAi | GrammarServer::OpenAiResponses => {
-            let responses = server == GrammarServer::OpenAiResponses;
-            refuse(
-                "tool_choice",
-                "the grammar's tool must be the one chosen; remove it",
-            )?;
-            functions("the grammar's tool must be the one called; remove it")?;
-            let why =
-                "a JSON response format and a TOON tool call cannot both be the reply; remove it";
-            if responses {
+        };
+        // `{"type": "text"}` is every server's default: no constraint of its own.
+        let refuse_format = |format: Option<&Value>, key: &str, why: &str| match format {
+            Some(f) if is_set(Some(f)) && f != &json!({"type": "text"}) => Err(
+                ConstrainError::new(format!("the request already has `{key}` {f}: {why}")),
+            ),
+            _ => Ok(()),
+        };
+        // Function calling's older form (`functions`, `function_call`) offers or
+        // forces a call as `tools` does, on every server.
+        let functions = |why: &str| -> Result<(), ConstrainError> {
+            for key in ["functions", "function_call"] {
+                refuse(key, &format!("it is the older form of `tools`: {why}"))?;
+            }
+            Ok(())
+        };
+        let worst = options.max_reply_bytes::<T>();
+        let limit = token_limit::<T>(map, worst, options)?;
+        match server {
+            GrammarServer::LlamaCpp => {
+                let tools_why = "llama.cpp refuses a grammar together with tools (HTTP 400); send the tools in a request of their own";
+                refuse("tools", tools_why)?;
+                functions(tools_why)?;
                 refuse_format(
-                    map.get("text").and_then(|t| t.get("format")),
-                    "text.format",
-                    why,
+                    map.get("response_format"),
+                    "response_format",
+                    "llama-cpp-python lets a response_format replace the grammar; remove it",
                 )?;
+                refuse("grammar", "remove it, or send this body unchanged")?;
                 refuse(
+                    "json_schema",
+                    "llama.cpp takes either a json_schema or a grammar, not both; remove it",
+                )?;
+                map.insert("grammar".into(), Value::String(options.grammar::<T>()));
+            }
+            GrammarServer::Vllm => {
+                let tools_why = "vLLM puts the tools' schema in place of the grammar when a tool is required or named, and reads tool calls out of the reply; send the tools in a request of their own";
+                refuse("tools", tools_why)?;
+                refuse("tool_choice", tools_why)?;
+                refuse(
+                    "structured_outputs",
+                    "vLLM takes one constraint a request; remove it",
+                )?;
+                functions(tools_why)?;
+                // Every `guided_*` field, not only the grammar's: an older vLLM
+                // takes them in place of `structured_outputs`.
+                let guided: Vec<String> = map
+                    .keys()
+                    .filter(|k| k.starts_with("guided_"))
+                    .cloned()
+                    .collect();
+                for key in guided {
+                    refuse(&key, "vLLM removed the guided_* fields in v0.12, and an older vLLM takes them in place of structured_outputs; remove it")?;
+                }
+                refuse_format(
+                    map.get("response_format"),
+                    "response_format",
+                    "vLLM takes one constraint a request; remove it",
+                )?;
+                map.insert(
+                    "structured_outputs".into(),
+                    json!({"grammar": options.grammar::<T>()}),
+                );
+            }
+            GrammarServer::OpenAi | GrammarServer::OpenAiResponses => {
+                let responses = server == GrammarServer::OpenAiResponses;
+                refuse(
+                    "tool_choice",
+                    "the grammar's tool must be the one chosen; remove it",
+                )?;
+                functions("the grammar's tool must be the one called; remove it")?;
+                let why =
+                "a JSON response format and a TOON tool call cannot both be the reply; remove it";
+                if responses {
+                    refuse_format(
+                        map.get("text").and_then(|t| t.get("format")),
+                        "text.format",
+                        why,
+                    )?;
+                    refuse(
                     "response_format",
                     "the Responses API has no such field (its format is `text.format`); remove it",
                 )?;
-            } else {
-                refuse_format(map.get("response_format"), "response_format", why)?;
-            }
-            if map
-                .get("tools")
-                .is_some_and(|t| !t.is_array() && !t.is_null())
-            {
-                return Err(ConstrainError::new("the request's `tools` is not a list"));
-            }
-            let (name, doc) = tool_name_and_doc(&T::__shape());
-            let taken = map
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|list| {
-                    list.iter().any(|t| {
-                        [&t["name"], &t["function"]["name"], &t["custom"]["name"]]
-                            .iter()
-                            .any(|n| n.as_str() == Some(name.as_str()))
-                    })
-                });
-            if taken {
-                return Err(ConstrainError::new(format!(
+                } else {
+                    refuse_format(map.get("response_format"), "response_format", why)?;
+                }
+                if map
+                    .get("tools")
+                    .is_some_and(|t| !t.is_array() && !t.is_null())
+                {
+                    return Err(ConstrainError::new("the request's `tools` is not a list"));
+                }
+                let (name, doc) = tool_name_and_doc(&T::__shape());
+                let taken = map
+                    .get("tools")
+                    .and_then(Value::as_array)
+                    .is_some_and(|list| {
+                        list.iter().any(|t| {
+                            [&t["name"], &t["function"]["name"], &t["custom"]["name"]]
+                                .iter()
+                                .any(|n| n.as_str() == Some(name.as_str()))
+                        })
+                    });
+                if taken {
+                    return Err(ConstrainError::new(format!(
                     "the request's `tools` already has a tool named `{name}` (OpenAI refuses two tools of one name with HTTP 400); constrain a request once, and rename or remove the other tool"
                 )));
-            }
-            let grammar = T::toon_grammar_with(options);
-            let (tool, choice) = if responses {
-                (
-                    json!({
-                        "type": "custom",
-                        "name": name,
-                        "description": doc,
-                        "format": {"type": "grammar", "syntax": "lark", "definition": grammar},
-                    }),
-                    json!({"type": "custom", "name": name}),
-                )
-            } else {
-                (
-                    json!({
-                        "type": "custom",
-                        "custom": {
+                }
+                let grammar = options.grammar::<T>();
+                let (tool, choice) = if responses {
+                    (
+                        json!({
+                            "type": "custom",
                             "name": name,
                             "description": doc,
-                            "format": {
-                                "type": "grammar",
-                                "grammar": {"syntax": "lark", "definition": grammar},
+                            "format": {"type": "grammar", "syntax": "lark", "definition": grammar},
+                        }),
+                        json!({"type": "custom", "name": name}),
+                    )
+                } else {
+                    (
+                        json!({
+                            "type": "custom",
+                            "custom": {
+                                "name": name,
+                                "description": doc,
+                                "format": {
+                                    "type": "grammar",
+                                    "grammar": {"syntax": "lark", "definition": grammar},
+                                },
                             },
-                        },
-                    }),
-                    json!({"type": "custom", "custom": {"name": name}}),
-                )
-            };
-            let tools = map.entry("tools").or_insert(Value::Null);
-            if tools.is_null() {
-                *tools = json!([]);
+                        }),
+                        json!({"type": "custom", "custom": {"name": name}}),
+                    )
+                };
+                let tools = map.entry("tools").or_insert(Value::Null);
+                if tools.is_null() {
+                    *tools = json!([]);
+                }
+                if let Some(list) = tools.as_array_mut() {
+                    list.push(tool);
+                }
+                map.insert("tool_choice".into(), choice);
             }
-            if let Some(list) = tools.as_array_mut() {
-                list.push(tool);
-            }
-            map.insert("tool_choice".into(), choice);
         }
+        if limit.is_none() {
+            map.insert(server.token_limit_field().into(), json!(worst));
+        }
+        Ok(())
     }
-    if limit.is_none() {
-        map.insert(server.token_limit_field().into(), json!(worst));
-    }
-    Ok(())
 }
 
 /// The caller's token limit (the smallest, where several fields set one), or

@@ -138,18 +138,18 @@ pub enum GrammarSyntax {
 /// How a type's grammar is written: its syntax and, where the model may think
 /// before it answers, the reasoning block admitted before the document.
 ///
-/// With no option set, [`Toon::toon_grammar_with`](crate::Toon::toon_grammar_with)
+/// With no option set, [`grammar`](GrammarOptions::grammar)
 /// writes exactly [`Toon::toon_grammar`](crate::Toon::toon_grammar)'s grammar.
 ///
 /// ```
 /// use toon_core::{grammar::GrammarOptions, GrammarSyntax, Toon};
 ///
 /// let plain = GrammarOptions::new(GrammarSyntax::Gbnf);
-/// assert_eq!(Vec::<String>::toon_grammar_with(&plain), Vec::<String>::toon_grammar(GrammarSyntax::Gbnf));
+/// assert_eq!(plain.grammar::<Vec<String>>(), Vec::<String>::toon_grammar(GrammarSyntax::Gbnf));
 ///
 /// // A `<think>` block of at most 600 characters may come first.
 /// let thinking = GrammarOptions::new(GrammarSyntax::Gbnf).reasoning(600);
-/// assert!(Vec::<String>::toon_grammar_with(&thinking).contains("\"<think>\""));
+/// assert!(thinking.grammar::<Vec<String>>().contains("\"<think>\""));
 /// assert!(thinking.max_reply_bytes::<Vec<String>>() > Vec::<String>::toon_max_reply_bytes());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,6 +224,14 @@ impl GrammarOptions {
         self.syntax
     }
 
+    /// `T`'s grammar as these options say: [`Toon::toon_grammar`](crate::Toon::toon_grammar)'s
+    /// grammar in their syntax, after a reasoning block where
+    /// [`reasoning`](Self::reasoning) asks for one.
+    #[must_use]
+    pub fn grammar<T: crate::Toon>(&self) -> String {
+        grammar_of(&T::__shape(), self)
+    }
+
     /// The most bytes a reply admitted by `T`'s grammar with these options, in
     /// their syntax, can take, the reasoning block included: see
     /// [`Toon::toon_max_reply_bytes`](crate::Toon::toon_max_reply_bytes). GBNF
@@ -242,11 +250,11 @@ impl GrammarOptions {
 
 /// The grammar of `shape`'s TOON in `syntax`.
 pub(crate) fn toon_grammar(shape: &Shape, syntax: GrammarSyntax) -> String {
-    toon_grammar_with(shape, &GrammarOptions::new(syntax))
+    grammar_of(shape, &GrammarOptions::new(syntax))
 }
 
 /// The grammar of `shape`'s TOON as `options` say.
-pub(crate) fn toon_grammar_with(shape: &Shape, options: &GrammarOptions) -> String {
+pub(crate) fn grammar_of(shape: &Shape, options: &GrammarOptions) -> String {
     let g = build::grammar(shape, options.reasoning.as_ref());
     match options.syntax {
         GrammarSyntax::Gbnf => gbnf::gbnf(&g),

@@ -23,7 +23,7 @@ pub use row::{CellCheck, RowCells};
 pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
 
 use crate::encode::encode;
-use crate::grammar::{GrammarOptions, GrammarSyntax};
+use crate::grammar::GrammarSyntax;
 use crate::node::{Node, Scalar};
 use crate::reply::{
     decode_reply_guided, json_guided, says_nothing, settle, Findings, Format, Guided,
@@ -211,13 +211,6 @@ pub trait Toon: Sized {
     /// ```
     fn toon_grammar(syntax: GrammarSyntax) -> String {
         crate::grammar::toon_grammar(&Self::__shape(), syntax)
-    }
-
-    /// The grammar as `options` say: [`toon_grammar`](Toon::toon_grammar)'s
-    /// grammar in the options' syntax, after a reasoning block where
-    /// [`GrammarOptions::reasoning`](crate::grammar::GrammarOptions::reasoning) asks for one.
-    fn toon_grammar_with(options: &GrammarOptions) -> String {
-        crate::grammar::toon_grammar_with(&Self::__shape(), options)
     }
 
     /// The most bytes any reply the type's grammar admits can take, in either
