@@ -19,31 +19,29 @@ enum Kind {
     Beta,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, Toon)]
-struct Rec {
-    id: u8,
-    name: String,
-    kind: Kind,
-    score: Option<f64>,
-    flag: bool,
-    #[serde(default)]
-    note: String,
+/// A record type and, with `#[serde(alias = "zz")]` on `id`, its twin.
+macro_rules! record {
+    ($name:ident $(, #[$id:meta])?) => {
+        #[derive(Debug, Clone, PartialEq, Deserialize, Toon)]
+        struct $name {
+            $(#[$id])?
+            id: u8,
+            name: String,
+            kind: Kind,
+            score: Option<f64>,
+            flag: bool,
+            #[serde(default)]
+            note: String,
+        }
+    };
 }
 
-/// `Rec` with every row on the full path: a field with an alias has no
-/// one-pass reader (no table here has the column `zz`), so this twin reads
-/// each row as `Rec`'s full path does.
-#[derive(Debug, Clone, PartialEq, Deserialize, Toon)]
-struct FullPath {
-    #[serde(alias = "zz")]
-    id: u8,
-    name: String,
-    kind: Kind,
-    score: Option<f64>,
-    flag: bool,
-    #[serde(default)]
-    note: String,
-}
+record!(Rec);
+
+// `Rec` with every row on the full path: a field with an alias has no
+// one-pass reader (no table here has the column `zz`), so this twin reads
+// each row as `Rec`'s full path does.
+record!(FullPath, #[serde(alias = "zz")]);
 
 /// Each column's cells: first the ones that read as they stand, then the rest.
 fn cells(column: &str) -> &'static [&'static str] {

@@ -264,7 +264,7 @@ pub(crate) fn read_as<T: Toon>(
     format: Format,
 ) -> Result<Reply<T>, ParseError> {
     // The whole completion, prose fields included, before any work on it.
-    crate::reply::too_many_bytes(completion.len(), options).map_err(|e| e.in_format(format))?;
+    refuse_size(completion.len(), options, format)?;
     let shape = T::__shape();
     // Delimited prose fields are cut out of a TOON reply first; the rest is
     // read as TOON. In JSON they are keys like any other.
@@ -444,6 +444,10 @@ fn not_an_answer(value: &Scalar<'_>, keys: &[&str], completion: &str) -> ParseEr
 }
 
 /// Refuses a completion of `len` bytes over `max_bytes`, as [`read`] refuses it.
-pub(crate) fn refuse_size(len: usize, options: &ReplyOptions) -> Result<(), ParseError> {
-    crate::reply::too_many_bytes(len, options).map_err(|e| e.in_format(Format::Toon))
+pub(crate) fn refuse_size(
+    len: usize,
+    options: &ReplyOptions,
+    format: Format,
+) -> Result<(), ParseError> {
+    crate::reply::too_many_bytes(len, options).map_err(|e| e.in_format(format))
 }

@@ -272,7 +272,11 @@ impl<T: Toon> ToonStream<T> {
     /// As [`Toon::from_toon`].
     pub fn finish(self) -> Result<Reply<T>, ParseError> {
         // Refused by its length alone, as `from_toon` refuses it.
-        super::refuse_size(self.dropped + self.text.len(), self.reader.options())?;
+        super::refuse_size(
+            self.dropped + self.text.len(),
+            self.reader.options(),
+            crate::reply::Format::Toon,
+        )?;
         super::read(&self.text, self.reader.options())
     }
 
