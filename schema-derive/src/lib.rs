@@ -44,7 +44,7 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
                 __toon::schema::Shape::Named {
                     name: #name,
                     id: ::core::any::type_name::<Self>(),
-                    shape: <Self as __toon::OutputSchema>::__shape,
+                    shape: __toon::schema::Describe::of(<Self as __toon::OutputSchema>::__shape),
                 }
             }
         },

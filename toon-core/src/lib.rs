@@ -151,6 +151,13 @@ pub mod stream {
     pub use crate::typed::{Element, Event, Events, EventsIntoIter, ToonEvents, ToonStream};
 }
 
+/// Types described at run time: a [`Shape`](schema::Shape) built from text
+/// gets the prompt, schema, grammar, tool and readers a derived type gets
+/// (see [`RuntimeType`](runtime::RuntimeType)).
+pub mod runtime {
+    pub use crate::typed::runtime::{Dynamic, FieldNotes, Notes, RuntimeStream, RuntimeType};
+}
+
 /// Asking again: the turns of a retry loop and what it returns (see
 /// [`ToonOutputParser::parse_with_retries`](crate::ToonOutputParser::parse_with_retries)).
 pub mod retry {

@@ -46,8 +46,68 @@ pub enum Shape {
         /// (`Wrap<u8>`, `Wrap<bool>`), and a type met inside itself.
         id: &'static str,
         /// Describes the type.
-        shape: fn() -> Shape,
+        shape: Describe,
     },
+}
+
+/// How a [`Shape::Named`] type is described on demand: the derived type's own
+/// function, or a shape built at run time ([`crate::runtime`]).
+#[derive(Clone)]
+pub struct Describe(Source);
+
+#[derive(Clone)]
+enum Source {
+    Fn(fn() -> Shape),
+    /// Set once its declaration is read; shared by every reference to it,
+    /// the declaration's own fields included, so recursion needs no name table.
+    Built(std::sync::Arc<std::sync::OnceLock<Shape>>),
+}
+
+impl Describe {
+    /// The derived type's description, by its function.
+    pub const fn of(f: fn() -> Shape) -> Describe {
+        Describe(Source::Fn(f))
+    }
+
+    /// A description set later, once ([`Describe::set`]): how a type declared
+    /// at run time is referred to before its own fields are read.
+    pub fn later() -> Describe {
+        Describe(Source::Built(std::sync::Arc::default()))
+    }
+
+    /// Sets a [`later`](Describe::later) description; `false` if it was set
+    /// already or is a derived type's function.
+    pub fn set(&self, shape: Shape) -> bool {
+        match &self.0 {
+            Source::Built(cell) => cell.set(shape).is_ok(),
+            Source::Fn(_) => false,
+        }
+    }
+
+    /// The shape the type stands for.
+    ///
+    /// # Panics
+    /// If it is a [`later`](Describe::later) description not yet
+    /// [`set`](Describe::set): a run-time type is handed out only once all
+    /// its declarations are read.
+    pub fn get(&self) -> Shape {
+        match &self.0 {
+            Source::Fn(f) => f(),
+            Source::Built(cell) => match cell.get() {
+                Some(shape) => shape.clone(),
+                None => panic!("a type declared at run time was described before it was read"),
+            },
+        }
+    }
+}
+
+impl std::fmt::Debug for Describe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Source::Fn(_) => f.write_str("Describe(fn)"),
+            Source::Built(_) => f.write_str("Describe(built)"),
+        }
+    }
 }
 
 /// A struct with named fields.
@@ -203,7 +263,7 @@ impl Shape {
     /// Follows [`Shape::Named`] to the shape it stands for.
     pub fn resolve(&self) -> Shape {
         match self {
-            Shape::Named { shape, .. } => shape(),
+            Shape::Named { shape, .. } => shape.get(),
             other => other.clone(),
         }
     }
@@ -337,7 +397,7 @@ impl TypeNames {
                 out.push('}');
             }
             Shape::Named { id, .. } if !open => out.push_str(id),
-            Shape::Named { shape, .. } => self.sign(&shape(), out, true),
+            Shape::Named { shape, .. } => self.sign(&shape.get(), out, true),
             Shape::Struct(s) => {
                 let _ = write!(out, "{}{{", s.name);
                 self.sign_fields(&s.fields, out);

@@ -2,7 +2,7 @@
 //! derives; `describe` is the trait whose `__shape_ref` a field's type is asked for.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use crate::ast::{Body, Container, Field};
@@ -111,4 +111,40 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// The keys a stream asks about and the field that answers each: the field
+/// of that key (its wire name or an alias) reads the table's rows. Across a
+/// tagged enum's variants a key is answered only where every variant that
+/// has it gives it the same type; elsewhere the stream cannot tell which
+/// variant it is reading, and keeps every row. Each key is answered once: a
+/// variant after the first adds none it shares. `T` rides along with its
+/// field (where it stands, for a reader at run time).
+pub fn stream_keys<'f, T>(
+    fields: impl Iterator<Item = (&'f Field<'f>, T)>,
+) -> Vec<(&'f Field<'f>, T, Vec<&'f String>)> {
+    let fields: Vec<(&Field<'_>, T)> = fields.filter(|(f, _)| !f.attrs.skip).collect();
+    let type_of = |f: &Field<'_>| f.ty.to_token_stream().to_string();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, (f, _)) in fields.iter().enumerate() {
+        let keys: Vec<&String> = std::iter::once(&f.wire).chain(&f.attrs.aliases).collect();
+        let same = keys.iter().all(|k| {
+            fields
+                .iter()
+                .filter(|(g, _)| g.wire == **k || g.attrs.aliases.contains(k))
+                .all(|(g, _)| type_of(g) == type_of(f))
+        });
+        let keys: Vec<&String> = keys
+            .into_iter()
+            .filter(|k| seen.insert(k.as_str()))
+            .collect();
+        if same && !keys.is_empty() {
+            out.push((i, keys));
+        }
+    }
+    let mut fields: Vec<Option<(&Field<'_>, T)>> = fields.into_iter().map(Some).collect();
+    out.into_iter()
+        .filter_map(|(i, keys)| fields[i].take().map(|(f, t)| (f, t, keys)))
+        .collect()
 }

@@ -2,11 +2,11 @@
 //! one function for each kind of body.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use toon_derive_internals::ast::{Body, Container, Field, Fill, Variant};
 use toon_derive_internals::attr::DefaultValue;
-use toon_derive_internals::shape::{constraints_expr, shape_expr};
+use toon_derive_internals::shape::{constraints_expr, shape_expr, stream_keys};
 
 /// The items that differ between bodies.
 struct Body3 {
@@ -90,29 +90,11 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
 }
 
 /// Which rows of the table at a key the whole reply keeps: the field of that
-/// key (its wire name or an alias) decides, as its type reads the rows. Across
-/// a tagged enum's variants a key is answered only where every variant that
-/// has it gives it the same type; elsewhere the stream cannot tell which
-/// variant it is reading, and keeps every row (`None`).
+/// key decides, as its type reads the rows ([`stream_keys`]).
 fn stream_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
-    let fields: Vec<&Field<'_>> = fields.filter(|f| !f.attrs.skip).collect();
-    let type_of = |f: &Field<'_>| f.ty.to_token_stream().to_string();
-    let mut seen = std::collections::BTreeSet::new();
-    let arms = fields.iter().filter_map(|f| {
-        let keys: Vec<&String> = std::iter::once(&f.wire).chain(&f.attrs.aliases).collect();
-        let same = keys.iter().all(|k| {
-            fields
-                .iter()
-                .filter(|g| g.wire == **k || g.attrs.aliases.contains(k))
-                .all(|g| type_of(g) == type_of(f))
-        });
-        // Each key once: a variant after the first adds none it shares.
-        let keys: Vec<&String> = keys.into_iter().filter(|k| seen.insert(k.as_str())).collect();
-        if !same || keys.is_empty() {
-            return None;
-        }
+    let arms = stream_keys(fields.map(|f| (f, ()))).into_iter().map(|(f, (), keys)| {
         let ty = f.ty;
-        Some(quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__stream_row("", __row), })
+        quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__stream_row("", __row), }
     });
     let arms: Vec<TokenStream> = arms.collect();
     quote! {
@@ -308,7 +290,7 @@ fn named_shape_ref(name: &str) -> TokenStream {
             __toon::schema::Shape::Named {
                 name: #name,
                 id: ::core::any::type_name::<Self>(),
-                shape: <Self as __toon::Toon>::__shape,
+                shape: __toon::schema::Describe::of(<Self as __toon::Toon>::__shape),
             }
         }
     }

@@ -172,7 +172,7 @@ fn newline(depth: usize) -> Expr {
 /// maps), by its Rust name and resolved shape.
 fn derived(shape: &Shape) -> Option<(&'static str, Shape)> {
     match shape {
-        Shape::Named { name, shape, .. } => Some((name, shape())),
+        Shape::Named { name, shape, .. } => Some((name, shape.get())),
         Shape::List(inner) | Shape::Option(inner) | Shape::Map(inner) => derived(inner),
         _ => None,
     }

@@ -128,7 +128,7 @@ impl Renderer {
             Shape::List(inner) => format!("Vec<{}>", self.type_expr(inner)),
             Shape::Map(inner) => format!("BTreeMap<String, {}>", self.type_expr(inner)),
             Shape::Named { name, shape, .. } => {
-                let shape = shape();
+                let shape = shape.get();
                 let name = self.names.name(name, &shape);
                 if !self.seen.contains(&name) {
                     self.pending.push_back(shape);

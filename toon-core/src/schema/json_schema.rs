@@ -43,7 +43,7 @@ impl Builder {
         let Shape::Named { name, shape, .. } = shape else {
             return self.body(shape);
         };
-        let body = shape();
+        let body = shape.get();
         let key = self.names.name(name, &body);
         if self.root.as_ref() == Some(&key) {
             return json!({ "$ref": "#" }); // the root refers to itself

@@ -5,7 +5,9 @@ mod impls;
 mod json_schema;
 mod tool;
 
-pub use crate::shape::{Constraints, Shape};
+pub use crate::shape::{
+    Constraints, Describe, EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape,
+};
 pub use tool::{json_mode, Tool};
 pub(crate) use tool::{name_and_doc, object_root, tool_name};
 
@@ -43,7 +45,7 @@ pub trait OutputSchema {
     /// variants as lines `NAME: doc` in the enum's); derived types used in
     /// fields are `$ref`s into `$defs`.
     fn json_schema() -> Value {
-        json_schema::schema(&Self::__shape())
+        json_schema_of(&Self::__shape())
     }
 
     /// The declarations of the type and of every type it uses, as Rust with
@@ -51,8 +53,18 @@ pub trait OutputSchema {
     /// to the schema, because the server keeps only the schema's grammar and
     /// the model never sees its descriptions.
     fn schema_prompt() -> String {
-        declarations::render(&Self::__shape())
+        declarations_of(&Self::__shape())
     }
+}
+
+/// [`OutputSchema::json_schema`] of a shape.
+pub(crate) fn json_schema_of(shape: &Shape) -> Value {
+    json_schema::schema(shape)
+}
+
+/// [`OutputSchema::schema_prompt`] of a shape.
+pub(crate) fn declarations_of(shape: &Shape) -> String {
+    declarations::render(shape)
 }
 
 /// How an OpenAI-compatible server takes a JSON Schema in `response_format`.

@@ -9,6 +9,7 @@ mod impls;
 mod json;
 mod parser;
 mod row;
+pub(crate) mod runtime;
 mod stream;
 
 use serde_json::Value;

@@ -1,0 +1,402 @@
+//! Types declared at run time (`toon-decl`) against the same types derived:
+//! every artefact byte for byte, and every reply of the corpora read to the
+//! same value, or refused with the same kind on the same line.
+
+mod common;
+
+#[allow(dead_code)]
+#[path = "../examples/answer.rs"]
+mod answer;
+#[allow(dead_code)]
+#[path = "../examples/capitals.rs"]
+mod capitals;
+#[allow(dead_code)]
+#[path = "../examples/compliance.rs"]
+mod compliance;
+#[allow(dead_code)]
+#[path = "../examples/retry.rs"]
+mod retry;
+#[allow(dead_code)]
+#[path = "../examples/stream.rs"]
+mod stream;
+#[allow(dead_code)]
+#[path = "../examples/triage.rs"]
+mod triage;
+
+use common::corpus::load;
+use common::types::*;
+use serde_json::Value;
+use toon_core::runtime::RuntimeType;
+use toon_core::schema::{response_format, SchemaDialect, Tool};
+use toon_core::spec::json_model_eq;
+use toon_core::{GrammarSyntax, OutputSchema, ParseError, ReplyOptions, Toon};
+use toon_decl::Declarations;
+
+fn get<'d>(decls: &'d Declarations, name: &str) -> &'d RuntimeType {
+    decls.get(name).unwrap_or_else(|| {
+        panic!(
+            "`{name}` is not among {:?}",
+            decls.names().collect::<Vec<_>>()
+        )
+    })
+}
+
+/// The artefacts `Toon` gives, of `T` and of the run-time type.
+fn toon_artefacts_agree<T: Toon>(decls: &Declarations, name: &str) {
+    let rt = get(decls, name);
+    assert_eq!(rt.toon_prompt(), T::toon_prompt(), "{name}: prompt");
+    assert_eq!(rt.toon_header(), T::toon_header(), "{name}: header");
+    for syntax in [GrammarSyntax::Gbnf, GrammarSyntax::Lark] {
+        assert_eq!(
+            rt.toon_grammar(syntax),
+            T::toon_grammar(syntax),
+            "{name}: {syntax:?}"
+        );
+    }
+    assert_eq!(
+        rt.toon_max_reply_bytes(),
+        T::toon_max_reply_bytes(),
+        "{name}: bytes"
+    );
+}
+
+/// Every artefact of `T` and of the run-time type, side by side.
+fn artefacts_agree<T: Toon + OutputSchema>(decls: &Declarations, name: &str) {
+    toon_artefacts_agree::<T>(decls, name);
+    let rt = get(decls, name);
+    assert_eq!(rt.json_schema(), T::json_schema(), "{name}: schema");
+    assert_eq!(
+        rt.schema_prompt(),
+        T::schema_prompt(),
+        "{name}: declarations"
+    );
+    for dialect in [SchemaDialect::OpenAi, SchemaDialect::LlamaCppPython] {
+        assert_eq!(
+            rt.response_format(dialect),
+            response_format::<T>(dialect),
+            "{name}: {dialect:?}"
+        );
+    }
+    let (tool, derived) = (rt.tool(), Tool::of::<T>());
+    assert_eq!(tool.openai(), derived.openai(), "{name}: OpenAI tool");
+    assert_eq!(
+        tool.anthropic(),
+        derived.anthropic(),
+        "{name}: Anthropic tool"
+    );
+}
+
+fn declarations(text: &str) -> Declarations {
+    Declarations::parse(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_shared_types_give_the_derived_artefacts() {
+    let d = declarations(include_str!("common/types.rs"));
+    artefacts_agree::<Severity>(&d, "Severity");
+    artefacts_agree::<Status>(&d, "Status");
+    artefacts_agree::<Violation>(&d, "Violation");
+    artefacts_agree::<ComplianceAnalysis>(&d, "ComplianceAnalysis");
+    artefacts_agree::<SourceId>(&d, "SourceId");
+    artefacts_agree::<Finding>(&d, "Finding");
+    artefacts_agree::<Answer>(&d, "Answer");
+    artefacts_agree::<Label>(&d, "Label");
+    artefacts_agree::<Detection>(&d, "Detection");
+    artefacts_agree::<Detections>(&d, "Detections");
+    artefacts_agree::<Capital>(&d, "Capital");
+    artefacts_agree::<Sourced>(&d, "Sourced");
+    artefacts_agree::<SourcedProse>(&d, "SourcedProse");
+    artefacts_agree::<PlainViolation>(&d, "PlainViolation");
+    artefacts_agree::<PlainCompliance>(&d, "PlainCompliance");
+}
+
+#[test]
+fn the_examples_give_the_derived_artefacts() {
+    let d = declarations(include_str!("../examples/answer.rs"));
+    toon_artefacts_agree::<answer::Answer>(&d, "Answer");
+    toon_artefacts_agree::<answer::Finding>(&d, "Finding");
+    let d = declarations(include_str!("../examples/capitals.rs"));
+    artefacts_agree::<capitals::Capital>(&d, "Capital");
+    let d = declarations(include_str!("../examples/compliance.rs"));
+    toon_artefacts_agree::<compliance::ComplianceAnalysis>(&d, "ComplianceAnalysis");
+    let d = declarations(include_str!("../examples/retry.rs"));
+    toon_artefacts_agree::<retry::Scene>(&d, "Scene");
+    toon_artefacts_agree::<retry::Object>(&d, "Object");
+    toon_artefacts_agree::<retry::Label>(&d, "Label");
+    let d = declarations(include_str!("../examples/stream.rs"));
+    toon_artefacts_agree::<stream::ComplianceAnalysis>(&d, "ComplianceAnalysis");
+    toon_artefacts_agree::<stream::Violation>(&d, "Violation");
+    let d = declarations(include_str!("../examples/triage.rs"));
+    artefacts_agree::<triage::Severity>(&d, "Severity");
+    artefacts_agree::<triage::Triage>(&d, "Triage");
+}
+
+/// Types written for this test, each form the derive reads, declared once
+/// for the derive and once as text.
+macro_rules! both {
+    ($($item:item)*) => {
+        mod variety {
+            use toon_core::{OutputSchema, Toon};
+            $($item)*
+        }
+        const VARIETY: &str = stringify!($($item)*);
+    };
+}
+
+both! {
+    /// A node of a tree, recursive.
+    #[derive(Debug, Default, Toon, OutputSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct TreeNode {
+        /// The node's label.
+        #[toon(max_len = 40, length(min = 1))]
+        pub node_label: String,
+        #[toon(max_items = 4)]
+        pub child_nodes: Vec<TreeNode>,
+        #[serde(default)]
+        pub weight: Option<f32>,
+    }
+
+    #[doc = "The kinds, in the attribute's own form."]
+    #[derive(Debug, Default, Toon, OutputSchema)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Kind {
+        #[default]
+        /// The first kind.
+        PlainText,
+        #[serde(alias = "img")]
+        ImageData,
+        #[toon(rename = "other")]
+        Else,
+    }
+
+    #[derive(Debug, Toon, OutputSchema)]
+    pub struct Score(pub u8);
+
+    /// What was found, tagged.
+    #[derive(Debug, Toon, OutputSchema)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Event {
+        /// A click.
+        Click {
+            x: i32,
+            #[toon(range(min = 0, max = 4096))]
+            y: i32,
+        },
+        KeyPress {
+            key: String,
+            #[serde(default)]
+            repeat: u16,
+        },
+        Idle,
+    }
+
+    /// Everything at once.
+    #[derive(Debug, Default, Toon, OutputSchema)]
+    #[serde(default)]
+    pub struct Form {
+        #[toon(pattern = "^[A-Z]{2}-[0-9]+$", alias = "ident")]
+        pub id: String,
+        pub kind: Kind,
+        pub scores: Vec<u8>,
+        #[toon(inner(range(min = 1, max = 5)))]
+        pub ratings: std::collections::BTreeMap<String, u8>,
+        pub tags: std::collections::HashMap<String, String>,
+        pub extra: serde_json::Value,
+        #[serde(skip)]
+        pub cache: Vec<String>,
+        pub root: Option<Box<TreeNode>>,
+        #[serde(rename = "n")]
+        pub count: i64,
+        pub big: u64,
+        pub ratio: f64,
+        pub ok: bool,
+    }
+
+    /// A reply with prose after it.
+    #[derive(Debug, Toon, OutputSchema)]
+    pub struct Report {
+        pub events: Vec<Event>,
+        pub score: Score,
+        /// The write-up.
+        #[toon(delimited)]
+        pub body: String,
+    }
+}
+
+#[test]
+fn every_form_gives_the_derived_artefacts() {
+    let d = declarations(VARIETY);
+    artefacts_agree::<variety::TreeNode>(&d, "TreeNode");
+    artefacts_agree::<variety::Kind>(&d, "Kind");
+    artefacts_agree::<variety::Score>(&d, "Score");
+    artefacts_agree::<variety::Event>(&d, "Event");
+    artefacts_agree::<variety::Form>(&d, "Form");
+    artefacts_agree::<variety::Report>(&d, "Report");
+}
+
+/// What a reading gave, comparable across the two: the value as JSON and
+/// the repairs, or the refusal's kind and line.
+fn outcome<T: Toon>(
+    read: Result<toon_core::Reply<T>, ParseError>,
+) -> Result<(Value, String), String> {
+    read.map(|r| {
+        let kinds: Vec<&str> = r.repairs.iter().map(|x| x.kind.as_str()).collect();
+        (r.value.__to_value(), kinds.join(" "))
+    })
+    .map_err(|e| format!("{:?} at {:?}", e.kind(), e.line()))
+}
+
+fn runtime_outcome(
+    rt: &RuntimeType,
+    reply: &str,
+    options: &ReplyOptions,
+) -> Result<(Value, String), String> {
+    outcome(rt.read(reply, options))
+}
+
+fn same<T: Toon>(rt: &RuntimeType, reply: &str, options: &ReplyOptions, what: &str) {
+    let derived = outcome(
+        toon_core::ToonOutputParser::<T>::new()
+            .options(*options)
+            .parse_with_report(reply),
+    );
+    let runtime = runtime_outcome(rt, reply, options);
+    match (&derived, &runtime) {
+        (Ok((a, ra)), Ok((b, rb))) => {
+            assert!(json_model_eq(a, b), "{what}: {a} != {b}");
+            assert_eq!(ra, rb, "{what}: repairs");
+        }
+        _ => assert_eq!(derived, runtime, "{what}"),
+    }
+    // The stream's finish reads it alike, at an odd chunking.
+    let mut stream = rt.stream(*options);
+    let bytes = reply.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut end = (at + 7).min(bytes.len());
+        while !reply.is_char_boundary(end) {
+            end += 1;
+        }
+        let _ = stream.push(&reply[at..end]);
+        at = end;
+    }
+    let streamed = outcome(stream.finish());
+    match (&runtime, &streamed) {
+        (Ok((a, _)), Ok((b, _))) => assert!(json_model_eq(a, b), "{what}: stream {a} != {b}"),
+        _ => assert_eq!(
+            runtime.is_ok(),
+            streamed.is_ok(),
+            "{what}: stream {streamed:?}"
+        ),
+    }
+}
+
+fn files(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_real_replies_read_alike() {
+    let d = declarations(include_str!("common/types.rs"));
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/replies/real");
+    let mut count = 0;
+    for server in ["llama-server", "llama-cpp-python"] {
+        for dir in ["", "mechanisms/", "never-cut/"] {
+            for ty in ["capitals", "compliance", "detections", "sourced"] {
+                for path in files(&format!("{root}/{server}/{dir}{ty}")) {
+                    let reply = std::fs::read_to_string(&path).unwrap();
+                    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                    let finish = name.split('.').nth(1).unwrap_or_default();
+                    let options = ReplyOptions {
+                        finish_reason: toon_core::FinishReason::from_openai(finish),
+                        ..Default::default()
+                    };
+                    let what = path.display().to_string();
+                    match ty {
+                        "capitals" => {
+                            same::<Capital>(d.get("Capital").unwrap(), &reply, &options, &what)
+                        }
+                        "compliance" => same::<ComplianceAnalysis>(
+                            d.get("ComplianceAnalysis").unwrap(),
+                            &reply,
+                            &options,
+                            &what,
+                        ),
+                        "detections" => same::<Detections>(
+                            d.get("Detections").unwrap(),
+                            &reply,
+                            &options,
+                            &what,
+                        ),
+                        _ if name.starts_with("toon-delimited") => same::<SourcedProse>(
+                            d.get("SourcedProse").unwrap(),
+                            &reply,
+                            &options,
+                            &what,
+                        ),
+                        _ => same::<Sourced>(d.get("Sourced").unwrap(), &reply, &options, &what),
+                    }
+                    count += 1;
+                }
+            }
+        }
+    }
+    assert!(count >= 300, "{count} replies");
+}
+
+/// The typed corpus's cases, read through its own types declared at run
+/// time, give the outcomes pinned for the derived types.
+#[test]
+fn the_typed_corpus_reads_as_pinned() {
+    let shared = declarations(include_str!("common/types.rs"));
+    let local = declarations(include_str!("typed_corpus.rs"));
+    let cases = load(include_str!("replies/typed.txt"));
+    let mut checked = 0;
+    for c in &cases {
+        let name = match c.ty.as_deref().unwrap() {
+            "compliance" => "ComplianceAnalysis",
+            "detections" => "Detections",
+            "answer" => "Answer",
+            "notes" => "Notes",
+            "tasks" => "Tasks",
+            "docs" => "Doc",
+            "shelf" => "Shelf",
+            "settings" => "Settings",
+            other => panic!("unknown type {other}"),
+        };
+        let rt = shared.get(name).or_else(|| local.get(name)).unwrap();
+        let got = rt.read(&c.reply, &c.options);
+        match (got, &c.value, &c.error) {
+            (Ok(r), Some(expected), None) => {
+                let text = rt.enter(|| toon_core::runtime::Dynamic(r.value.clone()).to_toon());
+                let model = toon_core::decode(&text, &Default::default()).unwrap();
+                assert!(
+                    json_model_eq(&model, expected),
+                    "{}: {model} != {expected}",
+                    c.name
+                );
+                let kinds: Vec<&str> = r.repairs.iter().map(|x| x.kind.as_str()).collect();
+                assert_eq!(
+                    c.repairs.as_deref(),
+                    Some(kinds.join(" ").as_str()),
+                    "{}",
+                    c.name
+                );
+            }
+            (Err(e), None, Some(kind)) => {
+                assert_eq!(format!("{:?}", e.kind()), *kind, "{}: {e}", c.name);
+                if let Some(line) = c.line {
+                    assert_eq!(e.line().unwrap_or(0), line, "{}: {e}", c.name);
+                }
+            }
+            (got, value, error) => panic!("{}: got {got:?}, pinned {value:?} / {error:?}", c.name),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, cases.len());
+}

@@ -1,0 +1,466 @@
+//! Rust type declarations read at run time: the shape a derive would build,
+//! for a type that arrives as text (a configuration file, a form a user
+//! defines, a program in another language).
+//!
+//! [`Declarations::parse`] reads structs and enums from Rust source with the
+//! derive's own model and checks (`toon-derive-internals`), so a key the
+//! derive honours means the same here and a declaration it refuses is
+//! refused with the same message, at its line and column. Each type then is
+//! a [`RuntimeType`]: its prompt, header, schema, declarations, grammar and
+//! tool are byte for byte a derived type's, and a reply is read into a
+//! [`serde_json::Value`] by the same reader `from_toon` runs.
+//!
+//! ```
+//! let decls = toon_decl::Declarations::parse(r#"
+//!     /// A country and its capital.
+//!     struct Capital {
+//!         /// The country's name in English.
+//!         country: String,
+//!         capital: String,
+//!     }
+//! "#).unwrap();
+//! let capital = decls.get("Capital").unwrap();
+//! assert!(capital.toon_prompt().contains("country: "));
+//! let value = capital.from_toon("country: Peru\ncapital: Lima").unwrap();
+//! assert_eq!(value["capital"], "Lima");
+//! ```
+//!
+//! What is read: structs with named fields, newtypes, unit enums and tagged
+//! enums, with every `#[toon]`, `#[serde]`, `#[schemars]` and `#[validate]`
+//! key the derive reads; fields of the standard types and of types declared
+//! in the same text, in any order, recursion included. Items of other kinds
+//! (`use`, functions, `impl` blocks) are passed over. Where some type derives
+//! `Toon` or `OutputSchema`, only those types are read, so an application's
+//! own source file can be read as it is; in a text of declarations alone,
+//! with no derive, every struct and enum is.
+//!
+//! What only running code could say is refused at its line: a generic
+//! declaration, a default from a function (`default = "path"`) or from a
+//! hand-written `impl Default` (a derived `Default` is read), a doc comment
+//! written by a macro (`include_str!`).
+//!
+//! The names and doc comments of the shapes are kept for the program's life,
+//! as a derived type's are compiled in; each distinct text once, so reading
+//! the same declarations again keeps nothing more.
+#![warn(missing_docs)]
+
+mod intern;
+mod items;
+mod types;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+use syn::spanned::Spanned;
+use syn::DeriveInput;
+use toon_core::runtime::{FieldNotes, Notes, RuntimeType};
+use toon_core::schema::{
+    Constraints, Describe, EnumShape, FieldShape, Shape, StructShape, TaggedShape, VariantShape,
+};
+use toon_derive_internals::ast::{Body, Field, Fill};
+use toon_derive_internals::attr::DefaultValue;
+use toon_derive_internals::doc::Doc;
+use toon_derive_internals::shape::stream_keys;
+use toon_derive_internals::Derive;
+
+use intern::{leak, leak_list};
+use types::{Declared, Table, View};
+
+/// The types declared in one text, each a [`RuntimeType`].
+#[derive(Debug, Clone)]
+pub struct Declarations {
+    types: Vec<(String, RuntimeType)>,
+}
+
+/// One thing wrong with a declaration: where it is and what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Its line, from 1.
+    pub line: usize,
+    /// Its column, in characters from 1.
+    pub column: usize,
+    /// What is wrong, in the derive's own words where the derive would refuse it.
+    pub message: String,
+}
+
+/// Declarations that cannot be read: every [`Diagnostic`], in the order found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclError {
+    /// What is wrong, each at its place.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl fmt::Display for DeclError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            d.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DeclError {}
+
+fn at(span: proc_macro2::Span, message: impl Into<String>) -> Diagnostic {
+    let start = span.start();
+    Diagnostic {
+        line: start.line,
+        column: start.column + 1,
+        message: message.into(),
+    }
+}
+
+fn from_syn(e: syn::Error, out: &mut Vec<Diagnostic>) {
+    out.extend(e.into_iter().map(|e| at(e.span(), e.to_string())));
+}
+
+impl Declarations {
+    /// Reads the structs and enums of `text`.
+    ///
+    /// # Errors
+    /// Every declaration that cannot be read, each at its line and column:
+    /// text that is not Rust, what the derive refuses (with its message), a
+    /// type no reply is read into, and what only running code could say.
+    pub fn parse(text: &str) -> Result<Declarations, DeclError> {
+        let mut diagnostics = Vec::new();
+        let tokens = proc_macro2::TokenStream::from_str(text).map_err(|e| DeclError {
+            diagnostics: vec![at(e.span(), format!("the text is not Rust: {e}"))],
+        })?;
+        let mut inputs: Vec<DeriveInput> = Vec::new();
+        for item in items::items(tokens) {
+            match syn::parse2::<DeriveInput>(item) {
+                Ok(input) => inputs.push(input),
+                Err(e) => from_syn(e, &mut diagnostics),
+            }
+        }
+        // In a source file that derives, the types that derive; in a text
+        // of declarations alone, every type.
+        if inputs.iter().any(|i| derives(i, &["Toon", "OutputSchema"])) {
+            inputs.retain(|i| derives(i, &["Toon", "OutputSchema"]));
+        }
+        let mut table: Table<'_> = HashMap::new();
+        let mut order = Vec::new();
+        for input in &inputs {
+            let name = input.ident.to_string();
+            if !input.generics.params.is_empty() {
+                diagnostics.push(at(
+                    input.generics.span(),
+                    format!("`{name}` is generic, and a generic declaration is not read at run time: declare the type for each use, with its fields' types written out"),
+                ));
+                continue;
+            }
+            if table.contains_key(&name) {
+                diagnostics.push(at(
+                    input.ident.span(),
+                    format!("`{name}` is declared twice: give each type its own name"),
+                ));
+                continue;
+            }
+            match toon_derive_internals::parse(input, Derive::Toon) {
+                Ok(container) => {
+                    let derives_default = derives(input, &["Default"]);
+                    order.push(name.clone());
+                    table.insert(
+                        name,
+                        Declared {
+                            container,
+                            describe: [Describe::later(), Describe::later()],
+                            derives_default,
+                        },
+                    );
+                }
+                Err(e) => from_syn(e, &mut diagnostics),
+            }
+        }
+        if !diagnostics.is_empty() {
+            return Err(DeclError { diagnostics });
+        }
+        let mut notes = Notes::default();
+        // Unit enums first: a field refers to one by its whole shape.
+        let (enums, others): (Vec<&String>, Vec<&String>) = order
+            .iter()
+            .partition(|n| matches!(table[*n].container.body, Body::UnitEnum(_)));
+        for view in [View::Toon, View::Schema] {
+            for name in enums.iter().chain(&others) {
+                let declared = &table[*name];
+                match own_shape(declared, &table, &mut notes, view) {
+                    Ok(Some(shape)) => {
+                        declared.describe[view as usize].set(shape);
+                    }
+                    Ok(None) => {}
+                    Err(mut d) => diagnostics.append(&mut d),
+                }
+            }
+            if !diagnostics.is_empty() {
+                return Err(DeclError { diagnostics });
+            }
+        }
+        let mut out = Vec::new();
+        for name in order {
+            let declared = &table[&name];
+            let shape_in = |view: View| match &declared.container.body {
+                Body::Newtype { ty, .. } => {
+                    types::shape_of(ty, &table, view).map_err(|types::Unknown(m)| at(ty.span(), m))
+                }
+                _ => Ok(declared.describe[view as usize].get()),
+            };
+            match (shape_in(View::Toon), shape_in(View::Schema)) {
+                (Ok(toon), Ok(schema)) => {
+                    let ty =
+                        RuntimeType::new(toon, leak(&name), notes.clone()).schema_shape(schema);
+                    out.push((name, ty));
+                }
+                (Err(d), _) | (_, Err(d)) => diagnostics.push(d),
+            }
+        }
+        if !diagnostics.is_empty() {
+            return Err(DeclError { diagnostics });
+        }
+        Ok(Declarations { types: out })
+    }
+
+    /// The type named `name` (its Rust name).
+    pub fn get(&self, name: &str) -> Option<&RuntimeType> {
+        self.types.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    /// The names of the types, in the order declared.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.types.iter().map(|(n, _)| n.as_str())
+    }
+}
+
+/// Whether the `derive` lists of `input` name one of `traits`.
+fn derives(input: &DeriveInput, traits: &[&str]) -> bool {
+    input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .filter_map(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .any(|p| {
+            p.segments
+                .last()
+                .is_some_and(|s| traits.iter().any(|t| s.ident == t))
+        })
+}
+
+/// The type's own shape (`None` for a newtype, which has none of its own),
+/// its reading notes added to `notes`.
+fn own_shape(
+    declared: &Declared<'_>,
+    table: &Table<'_>,
+    notes: &mut Notes,
+    view: View,
+) -> Result<Option<Shape>, Vec<Diagnostic>> {
+    let c = &declared.container;
+    let name = leak(&c.input.ident.to_string());
+    let doc = doc_text(&c.doc, c.input.ident.span()).map_err(|d| vec![d])?;
+    let shape = match &c.body {
+        Body::Newtype { .. } => return Ok(None),
+        Body::Struct(fields) => {
+            let fields = read_fields(declared, fields, table, notes, (name, ""), view)?;
+            Shape::Struct(StructShape { name, doc, fields })
+        }
+        Body::UnitEnum(variants) => {
+            let mut docs = Vec::new();
+            let mut aliases = Vec::new();
+            let mut diagnostics = Vec::new();
+            for (i, v) in variants.iter().enumerate() {
+                match doc_text(&v.doc, v.ident.span()) {
+                    Ok(d) => docs.push((leak(&v.wire), d)),
+                    Err(d) => diagnostics.push(d),
+                }
+                aliases.extend(v.attrs.aliases.iter().map(|a| (leak(a), i)));
+            }
+            if !diagnostics.is_empty() {
+                return Err(diagnostics);
+            }
+            notes.variant_aliases(name, aliases.clone());
+            Shape::Enum(EnumShape {
+                name,
+                doc,
+                variants: docs,
+                aliases: aliases.into_iter().map(|(a, _)| a).collect(),
+            })
+        }
+        Body::Tagged { tag, variants } => {
+            let mut out = Vec::new();
+            let mut diagnostics = Vec::new();
+            let mut aliases = Vec::new();
+            for (i, v) in variants.iter().enumerate() {
+                let wire = leak(&v.wire);
+                aliases.extend(v.attrs.aliases.iter().map(|a| (leak(a), i)));
+                let fields = read_fields(declared, &v.fields, table, notes, (name, wire), view);
+                match (doc_text(&v.doc, v.ident.span()), fields) {
+                    (Ok(doc), Ok(fields)) => out.push(VariantShape {
+                        name: wire,
+                        doc,
+                        fields,
+                    }),
+                    (d, f) => {
+                        diagnostics.extend(d.err());
+                        diagnostics.extend(f.err().into_iter().flatten());
+                    }
+                }
+            }
+            if !diagnostics.is_empty() {
+                return Err(diagnostics);
+            }
+            notes.variant_aliases(name, aliases);
+            // A stream's keys across the variants, by variant and live field.
+            let keyed = variants.iter().enumerate().flat_map(|(v, variant)| {
+                variant
+                    .fields
+                    .iter()
+                    .filter(|f| !f.attrs.skip)
+                    .enumerate()
+                    .map(move |(f, field)| (field, (v, f)))
+            });
+            let keys = stream_keys(keyed)
+                .into_iter()
+                .flat_map(|(_, (v, f), keys)| keys.into_iter().map(move |k| (leak(k), v, f)))
+                .collect();
+            notes.stream_keys(name, keys);
+            Shape::Tagged(TaggedShape {
+                name,
+                doc,
+                tag: leak(tag),
+                variants: out,
+            })
+        }
+    };
+    Ok(Some(shape))
+}
+
+/// The shapes and reading notes of a struct's (or variant's) live fields.
+fn read_fields(
+    declared: &Declared<'_>,
+    fields: &[Field<'_>],
+    table: &Table<'_>,
+    notes: &mut Notes,
+    (name, variant): (&'static str, &'static str),
+    view: View,
+) -> Result<Vec<FieldShape>, Vec<Diagnostic>> {
+    let mut shapes = Vec::new();
+    let mut reading = Vec::new();
+    let mut keys = Vec::new();
+    let mut diagnostics = Vec::new();
+    for f in fields.iter().filter(|f| !f.attrs.skip) {
+        match field(declared, f, table, view) {
+            Ok((shape, n)) => {
+                keys.push(shape.name);
+                keys.extend(n.aliases);
+                shapes.push(shape);
+                reading.push(n);
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    notes.fields(name, variant, reading);
+    if variant.is_empty() {
+        notes.keys(name, variant, leak_list(keys));
+    }
+    Ok(shapes)
+}
+
+fn field(
+    declared: &Declared<'_>,
+    f: &Field<'_>,
+    table: &Table<'_>,
+    view: View,
+) -> Result<(FieldShape, FieldNotes), Diagnostic> {
+    let shape =
+        types::shape_ref(f.ty, table, view).map_err(|types::Unknown(m)| at(f.ty.span(), m))?;
+    let missing = match &f.fill {
+        Fill::Required => None,
+        Fill::Trait => Some(types::default_of(f.ty, table).map_err(|m| at(f.ty.span(), m))?),
+        Fill::Path(path) => {
+            return Err(at(
+                path.span(),
+                "`default = \"..\"` calls a function, which is not run at run time: use `#[serde(default)]` with a type whose default is known, or make the field required",
+            ))
+        }
+        Fill::Container => Some(container_default(declared, f, table)?),
+    };
+    let n = FieldNotes {
+        aliases: leak_list(f.attrs.aliases.iter().map(|a| leak(a)).collect()),
+        missing,
+    };
+    let shape = FieldShape {
+        name: leak(&f.wire),
+        doc: doc_text(&f.doc, f.ident.span())?,
+        optional: f.has_default() || types::optional(f.ty, table),
+        shape,
+        max_len: f.attrs.max_len,
+        max_items: f.attrs.max_items,
+        delimited: f.attrs.delimited.is_some(),
+        constraints: constraints(&f.constraints),
+        inner: constraints(&f.inner),
+    };
+    Ok((shape, n))
+}
+
+/// A field's value in its struct's own default (`#[serde(default)]` on the struct).
+fn container_default(
+    declared: &Declared<'_>,
+    f: &Field<'_>,
+    table: &Table<'_>,
+) -> Result<Value, Diagnostic> {
+    let c = &declared.container;
+    let span = c.attrs.default.1.unwrap_or_else(|| c.input.ident.span());
+    match &c.attrs.default.0 {
+        DefaultValue::Path(_) => Err(at(
+            span,
+            "`default = \"..\"` calls a function, which is not run at run time: derive `Default` and use `#[serde(default)]`, or make the fields required",
+        )),
+        _ => {
+            let name = c.input.ident.to_string();
+            let whole = types::declared_default(&name, declared, table).map_err(|m| at(span, m))?;
+            Ok(whole.get(&f.wire).cloned().unwrap_or(Value::Null))
+        }
+    }
+}
+
+fn constraints(c: &toon_derive_internals::constraint::Constraints) -> Constraints {
+    Constraints::new(
+        c.min,
+        c.max,
+        c.min_length,
+        c.max_length,
+        c.pattern.as_deref().map(leak),
+    )
+}
+
+/// A doc comment's text, where it is written out.
+fn doc_text(doc: &Doc, span: proc_macro2::Span) -> Result<&'static str, Diagnostic> {
+    doc.literal().map(|t| leak(&t)).ok_or_else(|| {
+        at(
+            span,
+            "a doc comment written by a macro (`include_str!`, `concat!`) is not read at run time: write its text out",
+        )
+    })
+}

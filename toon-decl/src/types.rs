@@ -1,0 +1,250 @@
+//! A field's Rust type as a shape, and the value `Default::default()` gives
+//! it: the standard types as `toon-core` implements them, and the types
+//! declared in the same text.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+use syn::{GenericArgument, PathArguments, Type};
+use toon_core::schema::{Describe, Shape};
+use toon_core::Toon;
+use toon_derive_internals::ast::{Body, Container};
+
+use crate::intern::leak;
+
+/// A declared type, as its fields refer to it.
+pub(crate) struct Declared<'a> {
+    pub container: Container<'a>,
+    /// Set once the type's own shape is built, as `Toon` sees it and as
+    /// `OutputSchema` does; recursion refers to it before.
+    pub describe: [Describe; 2],
+    /// `#[derive(Default)]` is among its derives.
+    pub derives_default: bool,
+}
+
+/// How a derive sees the fields' types: `OutputSchema` refers to a unit
+/// enum by name (a `$defs` entry), `Toon` writes it out where it is used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum View {
+    Toon = 0,
+    Schema = 1,
+}
+
+/// The declarations of one text, by Rust name.
+pub(crate) type Table<'a> = HashMap<String, Declared<'a>>;
+
+/// A type the declarations cannot read, with what to write instead.
+pub(crate) struct Unknown(pub String);
+
+/// The Rust name of a one-segment-or-path type and its generic arguments.
+fn path_of(ty: &Type) -> Option<(String, Vec<&Type>)> {
+    let Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let last = p.path.segments.last()?;
+    let args = match &last.arguments {
+        PathArguments::None => Vec::new(),
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        PathArguments::Parenthesized(_) => return None,
+    };
+    Some((last.ident.to_string(), args))
+}
+
+const STANDARD: &str = "String, bool, the integers up to 64 bits, f32, f64, Option, Vec, Box, \
+    HashMap or BTreeMap with String keys, serde_json::Value, or a type declared in the same text";
+
+fn unknown(ty: &Type) -> Unknown {
+    let text = quote_type(ty);
+    Unknown(format!(
+        "`{text}` is not a type a reply is read into at run time: use {STANDARD}"
+    ))
+}
+
+fn quote_type(ty: &Type) -> String {
+    use quote::ToTokens;
+    ty.to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+}
+
+/// How a field of type `ty` refers to it (`__shape_ref`).
+pub(crate) fn shape_ref(ty: &Type, table: &Table<'_>, view: View) -> Result<Shape, Unknown> {
+    describe(ty, table, view, true)
+}
+
+/// The type's own description (`__shape`).
+pub(crate) fn shape_of(ty: &Type, table: &Table<'_>, view: View) -> Result<Shape, Unknown> {
+    describe(ty, table, view, false)
+}
+
+fn describe(ty: &Type, table: &Table<'_>, view: View, by_ref: bool) -> Result<Shape, Unknown> {
+    let Some((name, args)) = path_of(ty) else {
+        return Err(unknown(ty));
+    };
+    let one = |args: &[&Type]| -> Result<Shape, Unknown> {
+        match args {
+            [inner] => shape_ref(inner, table, view),
+            _ => Err(unknown(ty)),
+        }
+    };
+    let shape = match (name.as_str(), args.len()) {
+        ("String", 0) => String::__shape(),
+        ("bool", 0) => bool::__shape(),
+        ("i8", 0) => i8::__shape(),
+        ("i16", 0) => i16::__shape(),
+        ("i32", 0) => i32::__shape(),
+        ("i64", 0) => i64::__shape(),
+        ("isize", 0) => isize::__shape(),
+        ("u8", 0) => u8::__shape(),
+        ("u16", 0) => u16::__shape(),
+        ("u32", 0) => u32::__shape(),
+        ("u64", 0) => u64::__shape(),
+        ("usize", 0) => usize::__shape(),
+        ("f32", 0) => f32::__shape(),
+        ("f64", 0) => f64::__shape(),
+        ("Value", 0) => Shape::Any,
+        ("Option", 1) => Shape::Option(Box::new(one(&args)?)),
+        ("Vec", 1) => Shape::List(Box::new(one(&args)?)),
+        ("Box", 1) => describe(args[0], table, view, by_ref)?,
+        ("HashMap" | "BTreeMap", 2)
+            if path_of(args[0]).is_some_and(|(k, a)| k == "String" && a.is_empty()) =>
+        {
+            Shape::Map(Box::new(shape_ref(args[1], table, view)?))
+        }
+        (_, 0) => match table.get(&name) {
+            Some(declared) => declared_shape(&name, declared, table, view, by_ref)?,
+            None => return Err(unknown(ty)),
+        },
+        _ => return Err(unknown(ty)),
+    };
+    Ok(shape)
+}
+
+/// A declared type: a struct or tagged enum by name where a field refers to
+/// it, a newtype as its inner type, a unit enum as itself (by name, in the
+/// schema's view).
+fn declared_shape(
+    name: &str,
+    declared: &Declared<'_>,
+    table: &Table<'_>,
+    view: View,
+    by_ref: bool,
+) -> Result<Shape, Unknown> {
+    let own = &declared.describe[view as usize];
+    match &declared.container.body {
+        Body::Newtype { ty, .. } => describe(ty, table, view, by_ref),
+        Body::UnitEnum(_) if view == View::Toon => Ok(own.get()),
+        _ if by_ref => Ok(Shape::Named {
+            name: leak(name),
+            id: leak(name),
+            shape: own.clone(),
+        }),
+        _ => Ok(own.get()),
+    }
+}
+
+/// May a field of type `ty` be missing (`__optional`): an `Option`, or a
+/// newtype or box of one.
+pub(crate) fn optional(ty: &Type, table: &Table<'_>) -> bool {
+    match path_of(ty) {
+        Some((name, args)) => match (name.as_str(), args.as_slice()) {
+            ("Option", [_]) => true,
+            ("Box", [inner]) => optional(inner, table),
+            (_, []) => match table.get(&name).map(|d| &d.container.body) {
+                Some(Body::Newtype { ty, .. }) => optional(ty, table),
+                _ => false,
+            },
+            _ => false,
+        },
+        None => false,
+    }
+}
+
+/// What `Default::default()` gives a field of type `ty`, as the type writes
+/// it; an error where only running code could say (a hand-written `impl Default`).
+pub(crate) fn default_of(ty: &Type, table: &Table<'_>) -> Result<Value, String> {
+    let Some((name, args)) = path_of(ty) else {
+        return Err(unknown(ty).0);
+    };
+    Ok(match (name.as_str(), args.as_slice()) {
+        ("String", []) => Value::String(String::new()),
+        ("bool", []) => Value::Bool(false),
+        ("i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize", []) => {
+            Value::from(0)
+        }
+        ("f32", []) => 0f32.__to_value(),
+        ("f64", []) => 0f64.__to_value(),
+        ("Value" | "Option", _) => Value::Null,
+        ("Vec", [_]) => Value::Array(Vec::new()),
+        ("HashMap" | "BTreeMap", [_, _]) => Value::Object(serde_json::Map::new()),
+        ("Box", [inner]) => default_of(inner, table)?,
+        (_, []) => match table.get(&name) {
+            Some(declared) => declared_default(&name, declared, table)?,
+            None => return Err(unknown(ty).0),
+        },
+        _ => return Err(unknown(ty).0),
+    })
+}
+
+/// `Default::default()` of a declared type, which must derive it.
+pub(crate) fn declared_default(
+    name: &str,
+    declared: &Declared<'_>,
+    table: &Table<'_>,
+) -> Result<Value, String> {
+    if !declared.derives_default {
+        return Err(format!(
+            "the default of `{name}` comes from its own `impl Default`, which is not run at run time: derive `Default` on `{name}`, or make the field required"
+        ));
+    }
+    let c = &declared.container;
+    Ok(match &c.body {
+        Body::Newtype { ty, .. } => default_of(ty, table)?,
+        Body::Struct(fields) => {
+            let mut map = serde_json::Map::new();
+            for f in fields.iter().filter(|f| !f.attrs.skip) {
+                map.insert(f.wire.clone(), default_of(f.ty, table)?);
+            }
+            Value::Object(map)
+        }
+        Body::UnitEnum(_) | Body::Tagged { .. } => {
+            let Some(wire) = default_variant(c) else {
+                return Err(format!(
+                    "`{name}` derives `Default` with no `#[default]` variant"
+                ));
+            };
+            let wire = Value::String(wire.to_owned());
+            match &c.body {
+                Body::Tagged { tag, .. } => {
+                    Value::Object([(tag.clone(), wire)].into_iter().collect())
+                }
+                _ => wire,
+            }
+        }
+    })
+}
+
+/// The wire name of the variant marked `#[default]`.
+fn default_variant<'c>(c: &'c Container<'_>) -> Option<&'c str> {
+    let (Body::UnitEnum(variants) | Body::Tagged { variants, .. }) = &c.body else {
+        return None;
+    };
+    let syn::Data::Enum(data) = &c.input.data else {
+        return None;
+    };
+    data.variants
+        .iter()
+        .zip(variants)
+        .find(|(v, _)| v.attrs.iter().any(|a| a.path().is_ident("default")))
+        .map(|(_, v)| v.wire.as_str())
+}
