@@ -269,6 +269,21 @@ fn same<T: Toon>(rt: &RuntimeType, reply: &str, options: &ReplyOptions, what: &s
         }
         _ => assert_eq!(derived, runtime, "{what}"),
     }
+    // Asked for as JSON, the same reading.
+    let derived = outcome(
+        toon_core::ToonOutputParser::<T>::new()
+            .options(*options)
+            .json()
+            .parse_with_report(reply),
+    );
+    let runtime_json = outcome(rt.read_json(reply, options));
+    match (&derived, &runtime_json) {
+        (Ok((a, ra)), Ok((b, rb))) => {
+            assert!(json_model_eq(a, b), "{what}: JSON {a} != {b}");
+            assert_eq!(ra, rb, "{what}: JSON repairs");
+        }
+        _ => assert_eq!(derived, runtime_json, "{what}: JSON"),
+    }
     // The stream's finish reads it alike, at an odd chunking.
     let mut stream = rt.stream(*options);
     let bytes = reply.as_bytes();
@@ -399,4 +414,98 @@ fn the_typed_corpus_reads_as_pinned() {
         checked += 1;
     }
     assert_eq!(checked, cases.len());
+}
+
+/// One refusal of a compile-fail case's `.stderr`: its message and line.
+fn refusals(stderr: &str) -> Vec<(String, usize, bool)> {
+    let lines: Vec<&str> = stderr.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(rest) = l.strip_prefix("error") else { continue };
+        let (rustc, message) = match rest.strip_prefix('[') {
+            Some(r) => (true, r.split_once("]: ").map_or("", |(_, m)| m)),
+            None => (false, rest.strip_prefix(": ").unwrap_or("")),
+        };
+        let at = lines[i + 1..].iter().find_map(|l| l.trim_start().strip_prefix("--> "));
+        let line = at.and_then(|a| a.split(':').nth(1)).and_then(|n| n.parse().ok());
+        if let Some(line) = line {
+            out.push((message.to_owned(), line, rustc));
+        }
+    }
+    out
+}
+
+/// Each compile-fail case is refused at run time: the derive's own refusals
+/// with the same message on the same line, and each of the compiler's (a
+/// trait bound the type does not meet) on its line, in words of our own.
+#[test]
+fn every_compile_fail_case_is_refused_alike() {
+    let mut checked = 0;
+    for dir in ["toon", "schema"] {
+        let root = format!("{}/tests/ui/{dir}", env!("CARGO_MANIFEST_DIR"));
+        for path in files(&root).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let stderr = std::fs::read_to_string(path.with_extension("stderr")).unwrap();
+            let what = path.display();
+            let diagnostics = match Declarations::parse(&text) {
+                Ok(d) => panic!("{what}: read, as {:?}", d.names().collect::<Vec<_>>()),
+                Err(e) => e.diagnostics,
+            };
+            for (message, line, rustc) in refusals(&stderr) {
+                let found = diagnostics
+                    .iter()
+                    .any(|d| d.line == line && (rustc || d.message == message));
+                assert!(found, "{what}: `{message}` on line {line} not among {diagnostics:#?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 60, "{checked} cases");
+}
+
+/// What only running code could say is refused at its line, in words that
+/// say what to write instead.
+#[test]
+fn what_a_run_time_reading_cannot_know_is_refused_at_its_line() {
+    let cases = [
+        ("struct Wrap<T> {\n    value: T,\n}", 1, "is generic"),
+        ("struct A {\n    #[serde(default = \"one\")]\n    n: u8,\n}", 2, "calls a function"),
+        ("struct A {\n    #[serde(default)]\n    b: B,\n}\nstruct B {\n    x: u8,\n}", 3, "its own `impl Default`"),
+        ("struct A {\n    when: Instant,\n}", 2, "`Instant` is not a type a reply is read into"),
+        ("struct A {\n    x: u8,\n}\nstruct A {\n    y: u8,\n}", 4, "declared twice"),
+        ("#[doc = include_str!(\"a.md\")]\nstruct A {\n    x: u8,\n}", 2, "written by a macro"),
+        ("struct A {\n    x: u8,\n", 1, "not Rust"),
+        ("struct A {\n    x: HashMap<u8, String>,\n}", 2, "map keys must be `String`"),
+        ("enum E {\n    A(u8),\n}", 2, "#[derive(Toon)]"),
+    ];
+    for (text, line, says) in cases {
+        let e = Declarations::parse(text).expect_err(text);
+        let d = &e.diagnostics[0];
+        assert_eq!(d.line, line, "{text}: {e}");
+        assert!(d.message.contains(says), "{text}: {e}");
+    }
+}
+
+/// A derived `Default` is read: each field's type's default, a `#[default]`
+/// variant; and a text with no derive reads every declaration, while a
+/// source file that derives reads only the types that derive.
+#[test]
+fn defaults_and_which_declarations_are_read() {
+    let d = declarations(
+        "#[derive(Default)]\nenum Mode {\n    #[default]\n    Fast,\n    Slow,\n}\n\
+         #[derive(Default)]\nstruct Opts {\n    mode: Mode,\n    depth: u8,\n    name: String,\n}\n\
+         #[serde(default)]\n#[derive(Default)]\nstruct Job {\n    id: u32,\n    opts: Opts,\n}",
+    );
+    let job = d.get("Job").unwrap();
+    let value = job.from_toon("id: 7").unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({"id": 7, "opts": {"mode": "Fast", "depth": 0, "name": ""}})
+    );
+    let d = declarations(
+        "use std::fmt;\n#[derive(Debug)]\nstruct Config {\n    path: PathBuf,\n}\n\
+         #[derive(Toon)]\nstruct Answer {\n    text: String,\n}\n\
+         impl fmt::Display for Answer {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}",
+    );
+    assert_eq!(d.names().collect::<Vec<_>>(), ["Answer"]);
 }

@@ -157,13 +157,6 @@ impl Declarations {
         let mut order = Vec::new();
         for input in &inputs {
             let name = input.ident.to_string();
-            if !input.generics.params.is_empty() {
-                diagnostics.push(at(
-                    input.generics.span(),
-                    format!("`{name}` is generic, and a generic declaration is not read at run time: declare the type for each use, with its fields' types written out"),
-                ));
-                continue;
-            }
             if table.contains_key(&name) {
                 diagnostics.push(at(
                     input.ident.span(),
@@ -171,7 +164,17 @@ impl Declarations {
                 ));
                 continue;
             }
-            match toon_derive_internals::parse(input, Derive::Toon) {
+            // The derive's own words: `OutputSchema`'s where only it is derived.
+            let derive = if derives(input, &["OutputSchema"]) && !derives(input, &["Toon"]) {
+                Derive::OutputSchema
+            } else {
+                Derive::Toon
+            };
+            match toon_derive_internals::parse(input, derive) {
+                Ok(_) if !input.generics.params.is_empty() => diagnostics.push(at(
+                    input.generics.span(),
+                    format!("`{name}` is generic, and a generic declaration is not read at run time: declare the type for each use, with its fields' types written out"),
+                )),
                 Ok(container) => {
                     let derives_default = derives(input, &["Default"]);
                     order.push(name.clone());
@@ -395,6 +398,15 @@ fn field(
 ) -> Result<(FieldShape, FieldNotes), Diagnostic> {
     let shape =
         types::shape_ref(f.ty, table, view).map_err(|types::Unknown(m)| at(f.ty.span(), m))?;
+    // What the compiler refuses of a derived type, by the trait bound its
+    // generated code asks of the field.
+    let ty = quote::ToTokens::to_token_stream(f.ty).to_string();
+    if !f.constraints.is_empty() && !types::measures(f.ty) {
+        return Err(at(f.ty.span(), format!("a field constraint cannot measure `{ty}`: `range` bounds a number; `length` a text or a list; `pattern` a text; to bound what a derived type holds, put the constraint on that type's own fields")));
+    }
+    if !f.inner.is_empty() && !types::has_items(f.ty) {
+        return Err(at(f.ty.span(), format!("`inner` constraints cannot reach the items of `{ty}`: `inner` bounds each item of a `Vec` or each value of a map; put the constraint on the field itself, or on the item type's own fields")));
+    }
     let missing = match &f.fill {
         Fill::Required => None,
         Fill::Trait => Some(types::default_of(f.ty, table).map_err(|m| at(f.ty.span(), m))?),

@@ -248,3 +248,34 @@ fn default_variant<'c>(c: &'c Container<'_>) -> Option<&'c str> {
         .find(|(v, _)| v.attrs.iter().any(|a| a.path().is_ident("default")))
         .map(|(_, v)| v.wire.as_str())
 }
+
+/// Whether a field constraint can measure a value of `ty` (the `Measure`
+/// trait's types): a number, a text, a list or a map, maybe optional or boxed.
+pub(crate) fn measures(ty: &Type) -> bool {
+    match path_of(ty) {
+        Some((name, args)) => match (name.as_str(), args.as_slice()) {
+            ("Option" | "Box", [inner]) => measures(inner),
+            ("Vec", [_]) | ("HashMap" | "BTreeMap", [_, _]) => true,
+            (
+                "String" | "Value" | "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32"
+                | "u64" | "usize" | "f32" | "f64",
+                [],
+            ) => true,
+            _ => false,
+        },
+        None => false,
+    }
+}
+
+/// Whether `inner` constraints reach the items of `ty` (the `Items` trait's
+/// types): a list or a map of measured values, maybe optional or boxed.
+pub(crate) fn has_items(ty: &Type) -> bool {
+    match path_of(ty) {
+        Some((name, args)) => match (name.as_str(), args.as_slice()) {
+            ("Option" | "Box", [inner]) => has_items(inner),
+            ("Vec", [item]) | ("HashMap" | "BTreeMap", [_, item]) => measures(item),
+            _ => false,
+        },
+        None => false,
+    }
+}
