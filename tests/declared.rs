@@ -1,6 +1,9 @@
 //! Types declared at run time (`toon-decl`) against the same types derived:
 //! every artefact byte for byte, and every reply of the corpora read to the
 //! same value, or refused with the same kind on the same line.
+// The examples each include their shared chat helper; this file includes
+// several examples.
+#![allow(clippy::duplicate_mod)]
 
 mod common;
 
@@ -421,13 +424,19 @@ fn refusals(stderr: &str) -> Vec<(String, usize, bool)> {
     let lines: Vec<&str> = stderr.lines().collect();
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
-        let Some(rest) = l.strip_prefix("error") else { continue };
+        let Some(rest) = l.strip_prefix("error") else {
+            continue;
+        };
         let (rustc, message) = match rest.strip_prefix('[') {
             Some(r) => (true, r.split_once("]: ").map_or("", |(_, m)| m)),
             None => (false, rest.strip_prefix(": ").unwrap_or("")),
         };
-        let at = lines[i + 1..].iter().find_map(|l| l.trim_start().strip_prefix("--> "));
-        let line = at.and_then(|a| a.split(':').nth(1)).and_then(|n| n.parse().ok());
+        let at = lines[i + 1..]
+            .iter()
+            .find_map(|l| l.trim_start().strip_prefix("--> "));
+        let line = at
+            .and_then(|a| a.split(':').nth(1))
+            .and_then(|n| n.parse().ok());
         if let Some(line) = line {
             out.push((message.to_owned(), line, rustc));
         }
@@ -443,7 +452,10 @@ fn every_compile_fail_case_is_refused_alike() {
     let mut checked = 0;
     for dir in ["toon", "schema"] {
         let root = format!("{}/tests/ui/{dir}", env!("CARGO_MANIFEST_DIR"));
-        for path in files(&root).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+        for path in files(&root)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        {
             let text = std::fs::read_to_string(&path).unwrap();
             let stderr = std::fs::read_to_string(path.with_extension("stderr")).unwrap();
             let what = path.display();
@@ -455,7 +467,10 @@ fn every_compile_fail_case_is_refused_alike() {
                 let found = diagnostics
                     .iter()
                     .any(|d| d.line == line && (rustc || d.message == message));
-                assert!(found, "{what}: `{message}` on line {line} not among {diagnostics:#?}");
+                assert!(
+                    found,
+                    "{what}: `{message}` on line {line} not among {diagnostics:#?}"
+                );
             }
             checked += 1;
         }
@@ -469,13 +484,37 @@ fn every_compile_fail_case_is_refused_alike() {
 fn what_a_run_time_reading_cannot_know_is_refused_at_its_line() {
     let cases = [
         ("struct Wrap<T> {\n    value: T,\n}", 1, "is generic"),
-        ("struct A {\n    #[serde(default = \"one\")]\n    n: u8,\n}", 2, "calls a function"),
-        ("struct A {\n    #[serde(default)]\n    b: B,\n}\nstruct B {\n    x: u8,\n}", 3, "its own `impl Default`"),
-        ("struct A {\n    when: Instant,\n}", 2, "`Instant` is not a type a reply is read into"),
-        ("struct A {\n    x: u8,\n}\nstruct A {\n    y: u8,\n}", 4, "declared twice"),
-        ("#[doc = include_str!(\"a.md\")]\nstruct A {\n    x: u8,\n}", 2, "written by a macro"),
+        (
+            "struct A {\n    #[serde(default = \"one\")]\n    n: u8,\n}",
+            2,
+            "calls a function",
+        ),
+        (
+            "struct A {\n    #[serde(default)]\n    b: B,\n}\nstruct B {\n    x: u8,\n}",
+            3,
+            "its own `impl Default`",
+        ),
+        (
+            "struct A {\n    when: Instant,\n}",
+            2,
+            "`Instant` is not a type a reply is read into",
+        ),
+        (
+            "struct A {\n    x: u8,\n}\nstruct A {\n    y: u8,\n}",
+            4,
+            "declared twice",
+        ),
+        (
+            "#[doc = include_str!(\"a.md\")]\nstruct A {\n    x: u8,\n}",
+            2,
+            "written by a macro",
+        ),
         ("struct A {\n    x: u8,\n", 1, "not Rust"),
-        ("struct A {\n    x: HashMap<u8, String>,\n}", 2, "map keys must be `String`"),
+        (
+            "struct A {\n    x: HashMap<u8, String>,\n}",
+            2,
+            "map keys must be `String`",
+        ),
         ("enum E {\n    A(u8),\n}", 2, "#[derive(Toon)]"),
     ];
     for (text, line, says) in cases {
