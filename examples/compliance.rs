@@ -40,7 +40,7 @@ pub struct ComplianceAnalysis {
 
 #[derive(Debug, PartialEq, Toon)]
 #[toon(rename_all = "SCREAMING_SNAKE_CASE")]
-enum ComplianceStatus {
+pub enum ComplianceStatus {
     Compliant,
     NonCompliant,
 }
@@ -48,7 +48,7 @@ enum ComplianceStatus {
 /// How urgent the fix is.
 #[derive(Debug, Toon)]
 #[toon(rename_all = "UPPERCASE")]
-enum Severity {
+pub enum Severity {
     /// Fix before release.
     High,
     Medium,
@@ -56,7 +56,7 @@ enum Severity {
 }
 
 #[derive(Debug, Toon)]
-struct Violation {
+pub struct Violation {
     /// The rule family: privacy, security, retention, consent, ...
     category: String,
     severity: Severity,

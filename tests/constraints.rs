@@ -461,3 +461,13 @@ fn a_field_groups_column_constraints_are_in_the_prompt() {
         "{e}"
     );
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("constraints.rs"),
+        &crate::derived![Damage, Scores, Score, Route, Code],
+    );
+}

@@ -27,67 +27,13 @@ mod stream;
 mod triage;
 
 use common::corpus::load;
+use common::declared::agree;
 use common::types::*;
 use serde_json::Value;
 use toon_core::runtime::RuntimeType;
-use toon_core::schema::{response_format, SchemaDialect, Tool};
 use toon_core::spec::json_model_eq;
-use toon_core::{GrammarSyntax, OutputSchema, ParseError, ReplyOptions, Toon};
+use toon_core::{ParseError, ReplyOptions, Toon};
 use toon_decl::Declarations;
-
-fn get<'d>(decls: &'d Declarations, name: &str) -> &'d RuntimeType {
-    decls.get(name).unwrap_or_else(|| {
-        panic!(
-            "`{name}` is not among {:?}",
-            decls.names().collect::<Vec<_>>()
-        )
-    })
-}
-
-/// The artefacts `Toon` gives, of `T` and of the run-time type.
-fn toon_artefacts_agree<T: Toon>(decls: &Declarations, name: &str) {
-    let rt = get(decls, name);
-    assert_eq!(rt.toon_prompt(), T::toon_prompt(), "{name}: prompt");
-    assert_eq!(rt.toon_header(), T::toon_header(), "{name}: header");
-    for syntax in [GrammarSyntax::Gbnf, GrammarSyntax::Lark] {
-        assert_eq!(
-            rt.toon_grammar(syntax),
-            T::toon_grammar(syntax),
-            "{name}: {syntax:?}"
-        );
-    }
-    assert_eq!(
-        rt.toon_max_reply_bytes(),
-        T::toon_max_reply_bytes(),
-        "{name}: bytes"
-    );
-}
-
-/// Every artefact of `T` and of the run-time type, side by side.
-fn artefacts_agree<T: Toon + OutputSchema>(decls: &Declarations, name: &str) {
-    toon_artefacts_agree::<T>(decls, name);
-    let rt = get(decls, name);
-    assert_eq!(rt.json_schema(), T::json_schema(), "{name}: schema");
-    assert_eq!(
-        rt.schema_prompt(),
-        T::schema_prompt(),
-        "{name}: declarations"
-    );
-    for dialect in [SchemaDialect::OpenAi, SchemaDialect::LlamaCppPython] {
-        assert_eq!(
-            rt.response_format(dialect),
-            response_format::<T>(dialect),
-            "{name}: {dialect:?}"
-        );
-    }
-    let (tool, derived) = (rt.tool(), Tool::of::<T>());
-    assert_eq!(tool.openai(), derived.openai(), "{name}: OpenAI tool");
-    assert_eq!(
-        tool.anthropic(),
-        derived.anthropic(),
-        "{name}: Anthropic tool"
-    );
-}
 
 fn declarations(text: &str) -> Declarations {
     Declarations::parse(text).unwrap_or_else(|e| panic!("{e}"))
@@ -95,43 +41,60 @@ fn declarations(text: &str) -> Declarations {
 
 #[test]
 fn the_shared_types_give_the_derived_artefacts() {
-    let d = declarations(include_str!("common/types.rs"));
-    artefacts_agree::<Severity>(&d, "Severity");
-    artefacts_agree::<Status>(&d, "Status");
-    artefacts_agree::<Violation>(&d, "Violation");
-    artefacts_agree::<ComplianceAnalysis>(&d, "ComplianceAnalysis");
-    artefacts_agree::<SourceId>(&d, "SourceId");
-    artefacts_agree::<Finding>(&d, "Finding");
-    artefacts_agree::<Answer>(&d, "Answer");
-    artefacts_agree::<Label>(&d, "Label");
-    artefacts_agree::<Detection>(&d, "Detection");
-    artefacts_agree::<Detections>(&d, "Detections");
-    artefacts_agree::<Capital>(&d, "Capital");
-    artefacts_agree::<Sourced>(&d, "Sourced");
-    artefacts_agree::<SourcedProse>(&d, "SourcedProse");
-    artefacts_agree::<PlainViolation>(&d, "PlainViolation");
-    artefacts_agree::<PlainCompliance>(&d, "PlainCompliance");
+    agree(
+        include_str!("common/types.rs"),
+        &crate::derived![
+            Severity,
+            Status,
+            Violation,
+            ComplianceAnalysis,
+            SourceId,
+            Finding,
+            Answer,
+            Label,
+            Detection,
+            Detections,
+            Capital,
+            Sourced,
+            SourcedProse,
+            LongBounds,
+            PlainViolation,
+            PlainCompliance,
+        ],
+    );
 }
 
 #[test]
 fn the_examples_give_the_derived_artefacts() {
-    let d = declarations(include_str!("../examples/answer.rs"));
-    toon_artefacts_agree::<answer::Answer>(&d, "Answer");
-    toon_artefacts_agree::<answer::Finding>(&d, "Finding");
-    let d = declarations(include_str!("../examples/capitals.rs"));
-    artefacts_agree::<capitals::Capital>(&d, "Capital");
-    let d = declarations(include_str!("../examples/compliance.rs"));
-    toon_artefacts_agree::<compliance::ComplianceAnalysis>(&d, "ComplianceAnalysis");
-    let d = declarations(include_str!("../examples/retry.rs"));
-    toon_artefacts_agree::<retry::Scene>(&d, "Scene");
-    toon_artefacts_agree::<retry::Object>(&d, "Object");
-    toon_artefacts_agree::<retry::Label>(&d, "Label");
-    let d = declarations(include_str!("../examples/stream.rs"));
-    toon_artefacts_agree::<stream::ComplianceAnalysis>(&d, "ComplianceAnalysis");
-    toon_artefacts_agree::<stream::Violation>(&d, "Violation");
-    let d = declarations(include_str!("../examples/triage.rs"));
-    artefacts_agree::<triage::Severity>(&d, "Severity");
-    artefacts_agree::<triage::Triage>(&d, "Triage");
+    agree(
+        include_str!("../examples/answer.rs"),
+        &crate::derived![answer::Answer, answer::Finding],
+    );
+    agree(
+        include_str!("../examples/capitals.rs"),
+        &crate::derived![capitals::Capital],
+    );
+    agree(
+        include_str!("../examples/compliance.rs"),
+        &crate::derived![
+            compliance::ComplianceAnalysis,
+            compliance::ComplianceStatus,
+            compliance::Severity,
+            compliance::Violation,
+        ],
+    );
+    agree(
+        include_str!("../examples/retry.rs"),
+        &crate::derived![retry::Scene, retry::Object, retry::Label],
+    );
+    agree(
+        include_str!("../examples/stream.rs"),
+        &crate::derived![stream::ComplianceAnalysis, stream::Violation],
+    );
+    agree(
+        include_str!("../examples/triage.rs"),
+        &crate::derived![triage::Severity, triage::Triage],
+    );
 }
 
 /// Types written for this test, each form the derive reads, declared once
@@ -229,13 +192,11 @@ both! {
 
 #[test]
 fn every_form_gives_the_derived_artefacts() {
-    let d = declarations(VARIETY);
-    artefacts_agree::<variety::TreeNode>(&d, "TreeNode");
-    artefacts_agree::<variety::Kind>(&d, "Kind");
-    artefacts_agree::<variety::Score>(&d, "Score");
-    artefacts_agree::<variety::Event>(&d, "Event");
-    artefacts_agree::<variety::Form>(&d, "Form");
-    artefacts_agree::<variety::Report>(&d, "Report");
+    use variety::*;
+    agree(
+        VARIETY,
+        &crate::derived![TreeNode, Kind, Score, Event, Form, Report],
+    );
 }
 
 /// What a reading gave, comparable across the two: the value as JSON and

@@ -462,3 +462,13 @@ fn a_cell_that_begins_with_a_tag_is_a_cell() {
         assert_eq!(stream.finish().unwrap().value.body, "hello");
     }
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("delimited.rs"),
+        &crate::derived![Sourced, Essay, Notes, Line, Report],
+    );
+}

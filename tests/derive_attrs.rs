@@ -4,6 +4,8 @@
 //! serde's own output where serde writes what it reads); doc comments of every
 //! form reach the prompt and the schema. Refused and misplaced keys are in tests/ui/.
 
+mod common;
+
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;
@@ -467,4 +469,15 @@ fn a_raw_identifier_is_named_without_its_prefix() {
     );
     assert_eq!(Keyword::json_schema()["enum"], json!(["type", "Plain"]));
     assert_eq!(Keyword::from_toon("type").unwrap(), Keyword::r#type);
+}
+
+/// Each type of this file the run-time reading takes, declared from this
+/// file's source, gives the derived type's artefacts; the others (generic,
+/// a default from a function, a name given twice) are refused at load.
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree_each(
+        include_str!("derive_attrs.rs"),
+        &crate::derived![Report, Severity, Finding, Note, Label, Id, Labelled, Keyword],
+    );
 }

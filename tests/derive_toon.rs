@@ -954,3 +954,37 @@ fn a_fields_grammar_bounds_are_shown() {
     // The defaults are not shown: every text and list has them.
     assert!(!prompt.contains("200"), "{prompt}");
 }
+
+/// Each type of this file the run-time reading takes, declared from this
+/// file's source, gives the derived type's artefacts; the others (generic,
+/// a default from a function, a name given twice) are refused at load.
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree_each(
+        include_str!("derive_toon.rs"),
+        &crate::derived![
+            Node,
+            Customer,
+            Order,
+            Orders,
+            Spot,
+            same_name::Value,
+            Stars,
+            Rated,
+            Twice,
+            Point2,
+            Path2,
+            Step,
+            Plan,
+            Framed,
+            Colour,
+            Swatch,
+            Palette,
+            Nesting,
+            Verdict,
+            Ruling,
+            Bounded,
+            Nested2
+        ],
+    );
+}

@@ -162,3 +162,13 @@ fn a_schemas_properties_come_back_in_declaration_order() {
         );
     }
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("e2e_servers.rs"),
+        &crate::derived![Place, NotedPlace],
+    );
+}

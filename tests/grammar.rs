@@ -1499,3 +1499,17 @@ fn text_that_begins_like_a_number_stays_within_its_bound_in_gbnf() {
     assert_eq!(loose.len(), 66);
     assert!(gbnf.accepts(&format!("title: {loose}")));
 }
+
+/// Each type of this file the run-time reading takes, declared from this
+/// file's source, gives the derived type's artefacts; the others (generic,
+/// a default from a function, a name given twice) are refused at load.
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree_each(
+        include_str!("grammar.rs"),
+        &crate::derived![
+            Point, Segment, Group, Measure, Tree, Note, Essay, Bbox, Expr, Nothing, Codes, Single,
+            Wide, Patterns, Bounded
+        ],
+    );
+}

@@ -70,3 +70,10 @@ fn overstated_counts_reserve_no_more_than_the_input_can_fill() {
         assert_eq!(streamed.unwrap().value.len(), tables);
     }
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(include_str!("hostile_memory.rs"), &crate::derived![Row]);
+}

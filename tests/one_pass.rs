@@ -7,6 +7,8 @@
 //! The same tables, streamed, give every row an event that reads as the whole
 //! reply reads it.
 
+mod common;
+
 use proptest::prelude::*;
 use serde::Deserialize;
 use toon_core::Toon;
@@ -214,4 +216,11 @@ fn an_unknown_column_is_reported() {
     assert_eq!(read.repairs.len(), 1, "{:?}", read.repairs);
     assert_eq!(read.repairs[0].kind.to_string(), "ignored_key");
     assert_eq!(read.repairs[0].line, 2);
+}
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(include_str!("one_pass.rs"), &crate::derived![Kind]);
 }

@@ -3,6 +3,8 @@
 //! a strict tool stays strict. The cases are a new user's: a bug-triage type
 //! written from the README, asked for through each path.
 
+mod common;
+
 use serde_json::{json, Value};
 use toon_core::schema::{response_format, strict_form, SchemaDialect, Tool};
 use toon_core::{
@@ -384,4 +386,14 @@ fn each_item_of_a_list_or_value_of_a_map_is_bounded_everywhere() {
     // The grammar holds the whole-number range of each item.
     let gbnf = Ratings::toon_grammar(toon_core::GrammarSyntax::Gbnf);
     assert!(gbnf.contains("int-1-5"), "{gbnf}");
+}
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("one_reading.rs"),
+        &crate::derived![Severity, Triage, Ratings],
+    );
 }

@@ -389,3 +389,13 @@ fn second_answers_and_rows_past_the_count_in_other_forms() {
     let e = Vec::<Violation>::from_toon(spaced).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("principles.rs"),
+        &crate::derived![Opts, Tags, Outer],
+    );
+}

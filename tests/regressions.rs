@@ -1,5 +1,7 @@
 //! Inputs the property tests found; each was a bug, each is fixed and pinned here.
 
+mod common;
+
 use serde_json::json;
 use toon_core::{decode, decode_reply, encode, FinishReason, ParseErrorKind, ReplyOptions, Toon};
 
@@ -751,4 +753,14 @@ fn a_json_refusal_names_the_field_it_is_about() {
     let e = refused("<think>one item</think>{\"items\": [{\"name\": 1, \"count\": 1}]}");
     assert_eq!(e.path(), Some("items[0].name"), "{e}");
     assert_eq!(e.column(), None, "{e}");
+}
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("regressions.rs"),
+        &crate::derived![Row, Message, Group, Ticket, Tickets, Kind, Sev, Issue, Issues],
+    );
 }

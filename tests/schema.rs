@@ -786,3 +786,14 @@ fn a_patterns_classes_mean_in_the_schema_what_the_decoder_reads() {
         assert_eq!(Code::from_toon(&json).is_ok(), ok, "decoder on {text:?}");
     }
 }
+
+/// Each type of this file the run-time reading takes, declared from this
+/// file's source, gives the derived type's artefacts; the others (generic,
+/// a default from a function, a name given twice) are refused at load.
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree_each(
+        include_str!("schema.rs"),
+        &crate::derived![Source, Plain, Tree, Leaf, User, Order, Wide],
+    );
+}

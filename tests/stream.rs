@@ -1310,3 +1310,16 @@ fn a_stream_is_send_where_its_type_is() {
     send_sync::<ToonStream<ComplianceAnalysis>>();
     send_sync::<toon_core::stream::ToonEvents<Vec<Row>>>();
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("stream.rs"),
+        &crate::derived![
+            Row, Roster, Pair, Report, Point, Segment, Segments, Prio, Task, Plan, Job, Jobs, Step,
+            Steps, Note, Notes, NotedSteps
+        ],
+    );
+}

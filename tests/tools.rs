@@ -400,3 +400,10 @@ fn two_calls_a_refusal_and_a_filter_are_named() {
     assert_eq!(e.kind(), ParseErrorKind::Truncated);
     assert!(e.to_string().contains("content filter"), "{e}");
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(include_str!("tools.rs"), &crate::derived![Expr, Größe]);
+}

@@ -178,3 +178,13 @@ fn untyped_corpus_through_the_typed_decoder() {
         }
     }
 }
+
+/// Each type of this file, declared at run time from this file's source,
+/// gives the derived type's artefacts (tests/declared.rs has the readings).
+#[test]
+fn declared_at_run_time_alike() {
+    common::declared::agree(
+        include_str!("typed_corpus.rs"),
+        &crate::derived![Notes, Note, Tasks, Task, Doc, Kind, Shelf, Settings, Profile],
+    );
+}

@@ -3,6 +3,7 @@
 
 pub mod alloc;
 pub mod corpus;
+pub mod declared;
 pub mod grammar;
 pub mod server;
 pub mod strategies;

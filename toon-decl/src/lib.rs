@@ -48,7 +48,6 @@ mod intern;
 mod items;
 mod types;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -137,10 +136,26 @@ impl Declarations {
     /// text that is not Rust, what the derive refuses (with its message), a
     /// type no reply is read into, and what only running code could say.
     pub fn parse(text: &str) -> Result<Declarations, DeclError> {
+        match Declarations::parse_each(text) {
+            (decls, diagnostics) if diagnostics.is_empty() => Ok(decls),
+            (_, diagnostics) => Err(DeclError { diagnostics }),
+        }
+    }
+
+    /// Reads what can be read of `text`: every type that reads, and a
+    /// [`Diagnostic`] for each that does not, and for each type that refers
+    /// to one that does not. For an application's source file, where one
+    /// type the run-time reading cannot take (a generic one, say) should not
+    /// keep the others from being read.
+    pub fn parse_each(text: &str) -> (Declarations, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
-        let tokens = proc_macro2::TokenStream::from_str(text).map_err(|e| DeclError {
-            diagnostics: vec![at(e.span(), format!("the text is not Rust: {e}"))],
-        })?;
+        let tokens = match proc_macro2::TokenStream::from_str(text) {
+            Ok(tokens) => tokens,
+            Err(e) => {
+                let d = at(e.span(), format!("the text is not Rust: {e}"));
+                return (Declarations { types: Vec::new() }, vec![d]);
+            }
+        };
         let mut inputs: Vec<DeriveInput> = Vec::new();
         for item in items::items(tokens) {
             match syn::parse2::<DeriveInput>(item) {
@@ -153,14 +168,18 @@ impl Declarations {
         if inputs.iter().any(|i| derives(i, &["Toon", "OutputSchema"])) {
             inputs.retain(|i| derives(i, &["Toon", "OutputSchema"]));
         }
-        let mut table: Table<'_> = HashMap::new();
+        let mut table = Table::default();
         let mut order = Vec::new();
         for input in &inputs {
             let name = input.ident.to_string();
-            if table.contains_key(&name) {
+            if table.refused.contains(&name) || table.types.contains_key(&name) {
+                // Neither is read: which one is meant would be a guess.
+                if let Some(first) = table.types.get(&name) {
+                    first.refused.set(true);
+                }
                 diagnostics.push(at(
                     input.ident.span(),
-                    format!("`{name}` is declared twice: give each type its own name"),
+                    format!("`{name}` is declared twice (a run-time type goes by its name alone, whatever its module): give each type its own name"),
                 ));
                 continue;
             }
@@ -170,71 +189,103 @@ impl Declarations {
             } else {
                 Derive::Toon
             };
-            match toon_derive_internals::parse(input, derive) {
-                Ok(_) if !input.generics.params.is_empty() => diagnostics.push(at(
-                    input.generics.span(),
-                    format!("`{name}` is generic, and a generic declaration is not read at run time: declare the type for each use, with its fields' types written out"),
-                )),
-                Ok(container) => {
-                    let derives_default = derives(input, &["Default"]);
-                    order.push(name.clone());
-                    table.insert(
-                        name,
-                        Declared {
-                            container,
-                            describe: [Describe::later(), Describe::later()],
-                            derives_default,
-                        },
-                    );
+            let container = match toon_derive_internals::parse(input, derive) {
+                Ok(_) if !input.generics.params.is_empty() => {
+                    diagnostics.push(at(
+                        input.generics.span(),
+                        format!("`{name}` is generic, and a generic declaration is not read at run time: declare the type for each use, with its fields' types written out"),
+                    ));
+                    None
                 }
-                Err(e) => from_syn(e, &mut diagnostics),
-            }
-        }
-        if !diagnostics.is_empty() {
-            return Err(DeclError { diagnostics });
-        }
-        let mut notes = Notes::default();
-        // Unit enums first: a field refers to one by its whole shape.
-        let (enums, others): (Vec<&String>, Vec<&String>) = order
-            .iter()
-            .partition(|n| matches!(table[*n].container.body, Body::UnitEnum(_)));
-        for view in [View::Toon, View::Schema] {
-            for name in enums.iter().chain(&others) {
-                let declared = &table[*name];
-                match own_shape(declared, &table, &mut notes, view) {
-                    Ok(Some(shape)) => {
-                        declared.describe[view as usize].set(shape);
-                    }
-                    Ok(None) => {}
-                    Err(mut d) => diagnostics.append(&mut d),
+                Ok(container) => Some(container),
+                Err(e) => {
+                    from_syn(e, &mut diagnostics);
+                    None
                 }
-            }
-            if !diagnostics.is_empty() {
-                return Err(DeclError { diagnostics });
-            }
-        }
-        let mut out = Vec::new();
-        for name in order {
-            let declared = &table[&name];
-            let shape_in = |view: View| match &declared.container.body {
-                Body::Newtype { ty, .. } => {
-                    types::shape_of(ty, &table, view).map_err(|types::Unknown(m)| at(ty.span(), m))
-                }
-                _ => Ok(declared.describe[view as usize].get()),
             };
-            match (shape_in(View::Toon), shape_in(View::Schema)) {
-                (Ok(toon), Ok(schema)) => {
-                    let ty =
-                        RuntimeType::new(toon, leak(&name), notes.clone()).schema_shape(schema);
-                    out.push((name, ty));
+            let Some(container) = container else {
+                // Kept by name, so that a type referring to it says so.
+                table.refused.insert(name);
+                continue;
+            };
+            order.push(name.clone());
+            table.types.insert(
+                name,
+                Declared {
+                    container,
+                    describe: [Describe::later(), Describe::later()],
+                    derives_default: derives(input, &["Default"]),
+                    refused: std::cell::Cell::new(false),
+                },
+            );
+        }
+        // Until no type is newly refused: a type refused refuses each type
+        // that refers to it, on the next round.
+        loop {
+            let mut notes = Notes::default();
+            let before = diagnostics.len();
+            for declared in table.types.values_mut() {
+                declared.describe = [Describe::later(), Describe::later()];
+            }
+            let live: Vec<&String> = order
+                .iter()
+                .filter(|n| !table.types[*n].refused.get())
+                .collect();
+            // Unit enums first: a field refers to one by its whole shape.
+            let (enums, others): (Vec<&String>, Vec<&String>) = live
+                .iter()
+                .partition(|n| matches!(table.types[**n].container.body, Body::UnitEnum(_)));
+            for view in [View::Toon, View::Schema] {
+                for name in enums.iter().chain(&others) {
+                    let declared = &table.types[*name];
+                    if declared.refused.get() {
+                        continue;
+                    }
+                    match own_shape(declared, &table, &mut notes, view) {
+                        Ok(Some(shape)) => {
+                            declared.describe[view as usize].set(shape);
+                        }
+                        Ok(None) => {}
+                        Err(mut d) => {
+                            declared.refused.set(true);
+                            diagnostics.append(&mut d);
+                        }
+                    }
                 }
-                (Err(d), _) | (_, Err(d)) => diagnostics.push(d),
+            }
+            let mut out = Vec::new();
+            for name in &live {
+                let declared = &table.types[*name];
+                if declared.refused.get() {
+                    continue;
+                }
+                let shape_in = |view: View| match &declared.container.body {
+                    Body::Newtype { ty, .. } => types::shape_of(ty, &table, view)
+                        .map_err(|types::Unknown(m)| at(ty.span(), m)),
+                    _ => Ok(declared.describe[view as usize].get()),
+                };
+                match (shape_in(View::Toon), shape_in(View::Schema)) {
+                    (Ok(toon), Ok(schema)) => out.push((toon, schema, (*name).clone())),
+                    (Err(d), _) | (_, Err(d)) => {
+                        declared.refused.set(true);
+                        diagnostics.push(d);
+                    }
+                }
+            }
+            if diagnostics.len() == before {
+                let types = out
+                    .into_iter()
+                    .map(|(toon, schema, name)| {
+                        let ty =
+                            RuntimeType::new(toon, leak(&name), notes.clone()).schema_shape(schema);
+                        (name, ty)
+                    })
+                    .collect();
+                diagnostics.sort_by_key(|d| (d.line, d.column));
+                diagnostics.dedup();
+                return (Declarations { types }, diagnostics);
             }
         }
-        if !diagnostics.is_empty() {
-            return Err(DeclError { diagnostics });
-        }
-        Ok(Declarations { types: out })
     }
 
     /// The type named `name` (its Rust name).

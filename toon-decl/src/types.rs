@@ -20,6 +20,8 @@ pub(crate) struct Declared<'a> {
     pub describe: [Describe; 2],
     /// `#[derive(Default)]` is among its derives.
     pub derives_default: bool,
+    /// Its declaration, or a type it refers to, cannot be read.
+    pub refused: std::cell::Cell<bool>,
 }
 
 /// How a derive sees the fields' types: `OutputSchema` refers to a unit
@@ -30,8 +32,29 @@ pub(crate) enum View {
     Schema = 1,
 }
 
-/// The declarations of one text, by Rust name.
-pub(crate) type Table<'a> = HashMap<String, Declared<'a>>;
+/// The declarations of one text, by Rust name, and the names of those
+/// refused outright.
+#[derive(Default)]
+pub(crate) struct Table<'a> {
+    pub types: HashMap<String, Declared<'a>>,
+    pub refused: std::collections::HashSet<String>,
+}
+
+impl Table<'_> {
+    /// The declared type `name`, or why a field cannot refer to it.
+    fn get(&self, name: &str, ty: &Type) -> Result<&Declared<'_>, Unknown> {
+        match self.types.get(name) {
+            Some(d) if !d.refused.get() => Ok(d),
+            Some(_) => Err(Unknown(refused_by_name(name))),
+            None if self.refused.contains(name) => Err(Unknown(refused_by_name(name))),
+            None => Err(unknown(ty)),
+        }
+    }
+}
+
+fn refused_by_name(name: &str) -> String {
+    format!("`{name}` cannot be read at run time (its own declaration says why), so neither can this field")
+}
 
 /// A type the declarations cannot read, with what to write instead.
 pub(crate) struct Unknown(pub String);
@@ -56,6 +79,11 @@ fn path_of(ty: &Type) -> Option<(String, Vec<&Type>)> {
         PathArguments::Parenthesized(_) => return None,
     };
     Some((last.ident.to_string(), args))
+}
+
+/// A path of one segment (`Value`, not `serde_json::Value`).
+fn is_bare(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.len() == 1)
 }
 
 const STANDARD: &str = "String, bool, the integers up to 64 bits, f32, f64, Option, Vec, Box, \
@@ -112,7 +140,8 @@ fn describe(ty: &Type, table: &Table<'_>, view: View, by_ref: bool) -> Result<Sh
         ("usize", 0) => usize::__shape(),
         ("f32", 0) => f32::__shape(),
         ("f64", 0) => f64::__shape(),
-        ("Value", 0) => Shape::Any,
+        // `serde_json::Value`, or a bare `Value` where the text declares none.
+        ("Value", 0) if !is_bare(ty) || !table.types.contains_key("Value") => Shape::Any,
         ("Option", 1) => Shape::Option(Box::new(one(&args)?)),
         ("Vec", 1) => Shape::List(Box::new(one(&args)?)),
         ("Box", 1) => describe(args[0], table, view, by_ref)?,
@@ -121,10 +150,11 @@ fn describe(ty: &Type, table: &Table<'_>, view: View, by_ref: bool) -> Result<Sh
         {
             Shape::Map(Box::new(shape_ref(args[1], table, view)?))
         }
-        (_, 0) => match table.get(&name) {
-            Some(declared) => declared_shape(&name, declared, table, view, by_ref)?,
-            None => return Err(unknown(ty)),
-        },
+        (_, 0) => declared_shape(&name, table.get(&name, ty)?, table, view, by_ref)?,
+        // A generic declaration's use: refused with the declaration.
+        _ if table.types.contains_key(&name) || table.refused.contains(&name) => {
+            return Err(Unknown(refused_by_name(&name)))
+        }
         _ => return Err(unknown(ty)),
     };
     Ok(shape)
@@ -160,7 +190,7 @@ pub(crate) fn optional(ty: &Type, table: &Table<'_>) -> bool {
         Some((name, args)) => match (name.as_str(), args.as_slice()) {
             ("Option", [_]) => true,
             ("Box", [inner]) => optional(inner, table),
-            (_, []) => match table.get(&name).map(|d| &d.container.body) {
+            (_, []) => match table.types.get(&name).map(|d| &d.container.body) {
                 Some(Body::Newtype { ty, .. }) => optional(ty, table),
                 _ => false,
             },
@@ -184,14 +214,14 @@ pub(crate) fn default_of(ty: &Type, table: &Table<'_>) -> Result<Value, String> 
         }
         ("f32", []) => 0f32.__to_value(),
         ("f64", []) => 0f64.__to_value(),
+        ("Value", []) if is_bare(ty) && table.types.contains_key("Value") => {
+            declared_default("Value", table.get("Value", ty).map_err(|u| u.0)?, table)?
+        }
         ("Value" | "Option", _) => Value::Null,
         ("Vec", [_]) => Value::Array(Vec::new()),
         ("HashMap" | "BTreeMap", [_, _]) => Value::Object(serde_json::Map::new()),
         ("Box", [inner]) => default_of(inner, table)?,
-        (_, []) => match table.get(&name) {
-            Some(declared) => declared_default(&name, declared, table)?,
-            None => return Err(unknown(ty).0),
-        },
+        (_, []) => declared_default(&name, table.get(&name, ty).map_err(|u| u.0)?, table)?,
         _ => return Err(unknown(ty).0),
     })
 }
