@@ -6,13 +6,13 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 use toon_core::runtime::RuntimeType;
-use toon_core::schema::{response_format, SchemaDialect, Tool};
+use toon_core::schema::{response_format, FieldShape, SchemaDialect, Shape, Tool};
 use toon_core::{GrammarSyntax, OutputSchema, Toon};
 
 /// A derived type's artefacts.
 pub struct Derived {
     pub name: &'static str,
-    toon: Option<([String; 4], usize)>,
+    toon: Option<([String; 5], usize)>,
     schema: Option<[Value; 5]>,
     declarations: Option<String>,
 }
@@ -47,13 +47,14 @@ impl<T: OutputSchema> SchemaOf for Probe<T> {
 }
 
 pub trait ToonOf {
-    fn toon(&self) -> Option<([String; 4], usize)>;
+    fn toon(&self) -> Option<([String; 5], usize)>;
 }
 
 impl<T: Toon> ToonOf for Probe<T> {
-    fn toon(&self) -> Option<([String; 4], usize)> {
+    fn toon(&self) -> Option<([String; 5], usize)> {
         Some((
             [
+                written(&T::__shape()),
                 T::toon_prompt(),
                 T::toon_header(),
                 T::toon_grammar(GrammarSyntax::Gbnf),
@@ -66,7 +67,7 @@ impl<T: Toon> ToonOf for Probe<T> {
 
 /// The fallback where the type does not derive `Toon`.
 pub trait NoToon {
-    fn toon(&self) -> Option<([String; 4], usize)> {
+    fn toon(&self) -> Option<([String; 5], usize)> {
         None
     }
 }
@@ -85,7 +86,7 @@ impl<T> NoSchema for &Probe<T> {}
 impl Derived {
     pub fn of(
         name: &'static str,
-        toon: Option<([String; 4], usize)>,
+        toon: Option<([String; 5], usize)>,
         schema: Option<([Value; 5], String)>,
     ) -> Derived {
         let (schema, declarations) = schema.unzip();
@@ -103,12 +104,13 @@ impl Derived {
         let name = self.name;
         if let Some((toon, bytes)) = &self.toon {
             let got = [
+                written(rt.shape()),
                 rt.toon_prompt(),
                 rt.toon_header(),
                 rt.toon_grammar(GrammarSyntax::Gbnf),
                 rt.toon_grammar(GrammarSyntax::Lark),
             ];
-            let whats = ["prompt", "header", "GBNF", "Lark"];
+            let whats = ["shape", "prompt", "header", "GBNF", "Lark"];
             for (what, (a, b)) in whats.iter().zip(got.iter().zip(toon)) {
                 assert_eq!(a, b, "{name}: {what}");
             }
@@ -184,5 +186,72 @@ pub fn agree_each(source: &str, derived: &[Derived]) {
     assert_eq!(listed, read, "the types listed are the types that read");
     for d in derived {
         d.agrees(decls.get(d.name).unwrap());
+    }
+}
+
+/// A shape written out in full, each named type once, with everything but
+/// the full Rust name (`id`), which a run-time type has not: two shapes are
+/// the same where these are.
+pub fn written(shape: &Shape) -> String {
+    let mut out = String::new();
+    write_shape(shape, &mut Vec::new(), &mut out);
+    out
+}
+
+fn write_shape(shape: &Shape, seen: &mut Vec<&'static str>, out: &mut String) {
+    use std::fmt::Write;
+    match shape {
+        Shape::Named { name, shape, .. } => {
+            let _ = write!(out, "@{name}");
+            if !seen.contains(name) {
+                seen.push(name);
+                out.push('=');
+                write_shape(&shape.get(), seen, out);
+            }
+        }
+        Shape::Option(inner) => {
+            out.push('?');
+            write_shape(inner, seen, out);
+        }
+        Shape::List(inner) => {
+            out.push('[');
+            write_shape(inner, seen, out);
+            out.push(']');
+        }
+        Shape::Map(inner) => {
+            out.push('{');
+            write_shape(inner, seen, out);
+            out.push('}');
+        }
+        Shape::Struct(s) => {
+            let _ = write!(out, "struct {} {:?} (", s.name, s.doc);
+            write_fields(&s.fields, seen, out);
+            out.push(')');
+        }
+        Shape::Tagged(t) => {
+            let _ = write!(out, "tagged {} {:?} {} (", t.name, t.doc, t.tag);
+            for v in &t.variants {
+                let _ = write!(out, "{} {:?} (", v.name, v.doc);
+                write_fields(&v.fields, seen, out);
+                out.push_str(") ");
+            }
+            out.push(')');
+        }
+        other => {
+            let _ = write!(out, "{other:?}");
+        }
+    }
+}
+
+fn write_fields(fields: &[FieldShape], seen: &mut Vec<&'static str>, out: &mut String) {
+    use std::fmt::Write;
+    for f in fields {
+        let _ = write!(
+            out,
+            "{} {:?} {} {:?} {:?} {} {:?} {:?}: ",
+            f.name, f.doc, f.optional, f.max_len, f.max_items, f.delimited, f.constraints, f.inner
+        );
+        write_shape(&f.shape, seen, out);
+        out.push_str(", ");
     }
 }
