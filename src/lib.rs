@@ -11,6 +11,8 @@ pub mod replies {}
 pub mod types {}
 #[doc = include_str!("../docs/constrained.md")]
 pub mod constrained {}
+#[doc = include_str!("../docs/runtime.md")]
+pub mod runtime {}
 #[doc = include_str!("../docs/streaming.md")]
 pub mod streaming {}
 #[doc = include_str!("../docs/limits.md")]

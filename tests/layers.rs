@@ -142,3 +142,51 @@ fn an_import_that_climbs_is_seen() {
     assert_eq!(graph["schema"], BTreeSet::from(["reply".to_owned()]));
     assert!(layer("reply") > layer("schema"));
 }
+
+/// The crates above `toon-core` depend downward only: `toon-decl` on the core
+/// and the derives' model, `toon-cli` on `toon-decl`; and an HTTP client is a
+/// dependency of `toon-cli` alone.
+#[test]
+fn the_crates_depend_downward_and_only_the_command_speaks_http() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let deps = |krate: &str| -> String {
+        let text = std::fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();
+        let start = text.find("[dependencies]").unwrap();
+        let rest = &text[start + 1..];
+        let end = rest.find("\n[").map_or(rest.len(), |e| e + 1);
+        rest[..end].to_owned()
+    };
+    let names = |deps: &str| -> Vec<String> {
+        deps.lines()
+            .filter(|l| !l.trim_start().starts_with('#') && l.contains('='))
+            .map(|l| l.split(['=', '.']).next().unwrap().trim().to_owned())
+            .collect()
+    };
+    let http = ["ureq", "reqwest", "hyper", "isahc", "attohttpc"];
+    for krate in [
+        "toon-core",
+        "toon-derive-internals",
+        "toon-derive",
+        "schema-derive",
+        "toon-decl",
+    ] {
+        let d = names(&deps(krate));
+        assert!(
+            !d.iter().any(|n| http.contains(&n.as_str())),
+            "{krate}: {d:?}"
+        );
+        assert!(!d.iter().any(|n| n == "toon-cli"), "{krate}: {d:?}");
+    }
+    for krate in [
+        "toon-core",
+        "toon-derive-internals",
+        "toon-derive",
+        "schema-derive",
+    ] {
+        let d = names(&deps(krate));
+        assert!(!d.iter().any(|n| n == "toon-decl"), "{krate}: {d:?}");
+    }
+    assert!(names(&deps("toon-decl")).iter().any(|n| n == "toon-core"));
+    assert!(names(&deps("toon-cli")).iter().any(|n| n == "toon-decl"));
+    assert!(names(&deps("toon-cli")).iter().any(|n| n == "ureq"));
+}
