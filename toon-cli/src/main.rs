@@ -30,7 +30,7 @@ use toon_core::exchange::{Exchange, Mechanism, Server};
 use toon_core::retry::RetryError;
 use toon_core::runtime::{Dynamic, RuntimeType};
 use toon_core::schema::SchemaDialect;
-use toon_core::{FinishReason, GrammarSyntax, ReplyOptions};
+use toon_core::{FinishReason, GrammarSyntax, Repair, ReplyOptions};
 use toon_decl::Declarations;
 
 const USAGE: &str = "usage:
@@ -271,11 +271,17 @@ fn decode(
         _ => ty.read(&completion, &options),
     };
     let reply = read.map_err(|e| Failure::Refused(e.to_string()))?;
-    for repair in &reply.repairs {
+    write_value(&reply.value, &reply.repairs, out, err);
+    Ok(())
+}
+
+/// The value on standard output, and nothing else; each repair on standard
+/// error, one a line.
+fn write_value(value: &Value, repairs: &[Repair], out: &mut impl Write, err: &mut impl Write) {
+    for repair in repairs {
         let _ = writeln!(err, "{repair}");
     }
-    let _ = writeln!(out, "{}", reply.value);
-    Ok(())
+    let _ = writeln!(out, "{value}");
 }
 
 /// Asks the server until a reply reads or the attempts run out.
@@ -361,9 +367,6 @@ fn ask(
             }
         }
     })?;
-    for repair in &done.repairs {
-        let _ = writeln!(err, "{repair}");
-    }
-    let _ = writeln!(out, "{}", done.value.0);
+    write_value(&done.value.0, &done.repairs, out, err);
     Ok(())
 }

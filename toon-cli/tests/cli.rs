@@ -1,32 +1,15 @@
 //! The `toon` command: each command's output, and each exit status.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 use toon_core::schema::SchemaDialect;
 use toon_core::GrammarSyntax;
 
-/// The triage example's own source, read as it is: the application's file.
-const TRIAGE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/triage.rs");
-
-fn toon(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use support::{ask, toon, TRIAGE};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
@@ -174,6 +157,7 @@ fn a_bad_declaration_or_argument_is_status_one_with_its_line() {
         )),
         "{stderr}"
     );
+    let no_question = ask("http://127.0.0.1:9", &[]);
     let cases: [&[&str]; 7] = [
         &["prompt", "--decl", TRIAGE, "--type", "Nope"],
         &["prompt", "--decl", "/no/such/file.rs", "--type", "A"],
@@ -185,15 +169,7 @@ fn a_bad_declaration_or_argument_is_status_one_with_its_line() {
             "schema", "--decl", TRIAGE, "--type", "Triage", "--strict", "yes",
         ],
         &["frobnicate"],
-        &[
-            "ask",
-            "--decl",
-            TRIAGE,
-            "--type",
-            "Triage",
-            "--server",
-            "http://127.0.0.1:9",
-        ],
+        &no_question,
     ];
     let says = [
         "declares no type `Nope`; it declares Severity, Triage",
@@ -266,22 +242,18 @@ fn ask_asks_again_after_a_refusal_and_prints_the_value() {
         (200, completion(good)),
     ]);
     let out = toon(
-        &[
-            "ask",
-            "--decl",
-            TRIAGE,
-            "--type",
-            "Triage",
-            "--server",
+        &ask(
             &url,
-            "--field",
-            "temperature=0",
-            "--instructions",
-            "You triage bug reports.",
-            "Saving",
-            "corrupts",
-            "files",
-        ],
+            &[
+                "--field",
+                "temperature=0",
+                "--instructions",
+                "You triage bug reports.",
+                "Saving",
+                "corrupts",
+                "files",
+            ],
+        ),
         "",
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -311,20 +283,16 @@ fn ask_through_the_schema_reads_json_and_refuses_with_status_two() {
     );
     let (url, server) = serve(vec![(200, bad.clone()), (200, bad.clone()), (200, bad)]);
     let out = toon(
-        &[
-            "ask",
-            "--decl",
-            TRIAGE,
-            "--type",
-            "Triage",
-            "--server",
+        &ask(
             &url,
-            "--mechanism",
-            "schema",
-            "--server-kind",
-            "llama-cpp-python",
-            "q",
-        ],
+            &[
+                "--mechanism",
+                "schema",
+                "--server-kind",
+                "llama-cpp-python",
+                "q",
+            ],
+        ),
         "",
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
@@ -344,12 +312,7 @@ fn a_server_that_fails_is_status_three() {
         400,
         json!({"error": {"message": "model not loaded"}}),
     )]);
-    let out = toon(
-        &[
-            "ask", "--decl", TRIAGE, "--type", "Triage", "--server", &url, "q",
-        ],
-        "",
-    );
+    let out = toon(&ask(&url, &["q"]), "");
     assert_eq!(out.status.code(), Some(3));
     assert!(
         text(&out.stderr).contains("model not loaded"),
@@ -362,18 +325,6 @@ fn a_server_that_fails_is_status_three() {
         .unwrap()
         .local_addr()
         .unwrap();
-    let out = toon(
-        &[
-            "ask",
-            "--decl",
-            TRIAGE,
-            "--type",
-            "Triage",
-            "--server",
-            &format!("http://{closed}"),
-            "q",
-        ],
-        "",
-    );
+    let out = toon(&ask(&format!("http://{closed}"), &["q"]), "");
     assert_eq!(out.status.code(), Some(3));
 }

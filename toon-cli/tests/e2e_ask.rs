@@ -4,11 +4,10 @@
 //!
 //! `scripts/model-server.sh run-each cargo test -p toon-cli --test e2e_ask -- --ignored`
 
-use std::process::Command;
+mod support;
 
 use serde_json::Value;
-
-const TRIAGE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/triage.rs");
+use support::{ask, toon};
 
 const REPORT: &str = "Report: Saving a project over 2 GB on version 4.0.1 corrupts the file and all the work is gone.";
 
@@ -19,29 +18,20 @@ fn toon_ask_reads_a_real_reply_through_the_grammar_and_the_schema() {
         .expect("TOON_MODEL_SERVER (scripts/model-server.sh sets it)");
     let kind = std::env::var("TOON_MODEL_SERVER_KIND").expect("TOON_MODEL_SERVER_KIND");
     for mechanism in ["grammar", "schema"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_toon"))
-            .args([
-                "ask",
-                "--decl",
-                TRIAGE,
-                "--type",
-                "Triage",
-                "--server",
-                &server,
-                "--server-kind",
-                &kind,
-                "--mechanism",
-                mechanism,
-                "--instructions",
-                "You triage bug reports for a photo editor.",
-                "--field",
-                "temperature=0",
-                "--field",
-                "seed=7",
-                REPORT,
-            ])
-            .output()
-            .unwrap();
+        let rest = [
+            "--server-kind",
+            &kind,
+            "--mechanism",
+            mechanism,
+            "--instructions",
+            "You triage bug reports for a photo editor.",
+            "--field",
+            "temperature=0",
+            "--field",
+            "seed=7",
+            REPORT,
+        ];
+        let out = toon(&ask(&server, &rest), "");
         let stdout = String::from_utf8(out.stdout).unwrap();
         let stderr = String::from_utf8(out.stderr).unwrap();
         eprintln!(

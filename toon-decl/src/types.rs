@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use syn::{GenericArgument, PathArguments, Type};
+use syn::{PathArguments, Type};
 use toon_core::schema::{Describe, Shape};
 use toon_core::Toon;
 use toon_derive_internals::ast::{Body, Container};
@@ -66,18 +66,10 @@ fn path_of(ty: &Type) -> Option<(String, Vec<&Type>)> {
         return None;
     }
     let last = p.path.segments.last()?;
-    let args = match &last.arguments {
-        PathArguments::None => Vec::new(),
-        PathArguments::AngleBracketed(a) => a
-            .args
-            .iter()
-            .filter_map(|g| match g {
-                GenericArgument::Type(t) => Some(t),
-                _ => None,
-            })
-            .collect(),
-        PathArguments::Parenthesized(_) => return None,
-    };
+    if matches!(last.arguments, PathArguments::Parenthesized(_)) {
+        return None;
+    }
+    let args = toon_derive_internals::check::type_args(last);
     Some((last.ident.to_string(), args))
 }
 

@@ -228,7 +228,8 @@ fn check_type(cx: &Ctxt, ty: &Type, derive: &str) {
     }
 }
 
-fn type_args(segment: &syn::PathSegment) -> Vec<&Type> {
+/// The type arguments of a path segment (`Vec<T>`'s `T`).
+pub fn type_args(segment: &syn::PathSegment) -> Vec<&Type> {
     match &segment.arguments {
         PathArguments::AngleBracketed(args) => args
             .args
