@@ -380,8 +380,8 @@ fn the_typed_corpus_reads_as_pinned() {
     assert_eq!(checked, cases.len());
 }
 
-/// One refusal of a compile-fail case's `.stderr`: its message and line.
-fn refusals(stderr: &str) -> Vec<(String, usize, bool)> {
+/// The refusals of a compile-fail case's `.stderr`: message, line, column.
+fn refusals(stderr: &str) -> Vec<(String, usize, usize, bool)> {
     let lines: Vec<&str> = stderr.lines().collect();
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
@@ -395,18 +395,19 @@ fn refusals(stderr: &str) -> Vec<(String, usize, bool)> {
         let at = lines[i + 1..]
             .iter()
             .find_map(|l| l.trim_start().strip_prefix("--> "));
-        let line = at
-            .and_then(|a| a.split(':').nth(1))
-            .and_then(|n| n.parse().ok());
-        if let Some(line) = line {
-            out.push((message.to_owned(), line, rustc));
+        let mut place = at
+            .into_iter()
+            .flat_map(|a| a.split(':').skip(1))
+            .map(|n| n.parse().ok());
+        if let (Some(Some(line)), Some(Some(column))) = (place.next(), place.next()) {
+            out.push((message.to_owned(), line, column, rustc));
         }
     }
     out
 }
 
 /// Each compile-fail case is refused at run time: the derive's own refusals
-/// with the same message on the same line, and each of the compiler's (a
+/// with the same message at the same line and column, and each of the compiler's (a
 /// trait bound the type does not meet) on its line, in words of our own.
 #[test]
 fn every_compile_fail_case_is_refused_alike() {
@@ -424,10 +425,10 @@ fn every_compile_fail_case_is_refused_alike() {
                 Ok(d) => panic!("{what}: read, as {:?}", d.names().collect::<Vec<_>>()),
                 Err(e) => e.diagnostics,
             };
-            for (message, line, rustc) in refusals(&stderr) {
-                let found = diagnostics
-                    .iter()
-                    .any(|d| d.line == line && (rustc || d.message == message));
+            for (message, line, column, rustc) in refusals(&stderr) {
+                let found = diagnostics.iter().any(|d| {
+                    d.line == line && (rustc || (d.message == message && d.column == column))
+                });
                 assert!(
                     found,
                     "{what}: `{message}` on line {line} not among {diagnostics:#?}"

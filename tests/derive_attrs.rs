@@ -478,6 +478,6 @@ fn a_raw_identifier_is_named_without_its_prefix() {
 fn declared_at_run_time_alike() {
     common::declared::agree_each(
         include_str!("derive_attrs.rs"),
-        &crate::derived![Report, Severity, Finding, Note, Label, Id, Labelled, Keyword],
+        &crate::derived![Report, Severity, Finding, Note, Label, Id, Labelled, Keyword, Documented],
     );
 }

@@ -159,7 +159,8 @@ macro_rules! derived {
 /// Reads `source` and checks each of `derived` against its declaration;
 /// `derived` must name every type the source declares.
 pub fn agree(source: &str, derived: &[Derived]) {
-    let decls = toon_decl::Declarations::parse(source).unwrap_or_else(|e| panic!("{e}"));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let decls = toon_decl::Declarations::parse_in(source, &dir).unwrap_or_else(|e| panic!("{e}"));
     let mut declared: Vec<&str> = decls.names().collect();
     let mut listed: Vec<&str> = derived.iter().map(|d| d.name).collect();
     declared.sort_unstable();
@@ -177,7 +178,8 @@ pub fn agree(source: &str, derived: &[Derived]) {
 /// (a generic type, a default from a function): `derived` names every type
 /// that reads.
 pub fn agree_each(source: &str, derived: &[Derived]) {
-    let (decls, diagnostics) = toon_decl::Declarations::parse_each(source);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let (decls, diagnostics) = toon_decl::Declarations::parse_each(source, Some(&dir));
     assert!(!diagnostics.is_empty(), "every type reads: use `agree`");
     let mut read: Vec<&str> = decls.names().collect();
     let mut listed: Vec<&str> = derived.iter().map(|d| d.name).collect();

@@ -184,7 +184,10 @@ fn load(args: &Args<'_>) -> Result<RuntimeType, Failure> {
     let name = args.required("type")?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::Input(format!("{path}: cannot be read: {e}")))?;
-    let decls = Declarations::parse(&text).map_err(|e| {
+    let dir = std::path::Path::new(path)
+        .parent()
+        .unwrap_or_else(|| std::path::Path::new("."));
+    let decls = Declarations::parse_in(&text, dir).map_err(|e| {
         let lines: Vec<String> = e
             .diagnostics
             .iter()

@@ -37,13 +37,15 @@
 //! What only running code could say is refused at its line: a generic
 //! declaration, a default from a function (`default = "path"`) or from a
 //! hand-written `impl Default` (a derived `Default` is read), a doc comment
-//! written by a macro (`include_str!`).
+//! written by a macro other than `concat!` and `include_str!` (whose file is
+//! read from the folder [`Declarations::parse_in`] names).
 //!
 //! The names and doc comments of the shapes are kept for the program's life,
 //! as a derived type's are compiled in; each distinct text once, so reading
 //! the same declarations again keeps nothing more.
 #![warn(missing_docs)]
 
+mod docs;
 mod intern;
 mod items;
 mod types;
@@ -136,7 +138,20 @@ impl Declarations {
     /// text that is not Rust, what the derive refuses (with its message), a
     /// type no reply is read into, and what only running code could say.
     pub fn parse(text: &str) -> Result<Declarations, DeclError> {
-        match Declarations::parse_each(text) {
+        Declarations::read(text, None)
+    }
+
+    /// [`parse`](Self::parse) of the text of a file in `dir`: a doc comment's
+    /// `include_str!("..")` is read from there, as the compiler reads it.
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse).
+    pub fn parse_in(text: &str, dir: &std::path::Path) -> Result<Declarations, DeclError> {
+        Declarations::read(text, Some(dir))
+    }
+
+    fn read(text: &str, dir: Option<&std::path::Path>) -> Result<Declarations, DeclError> {
+        match Declarations::parse_each(text, dir) {
             (decls, diagnostics) if diagnostics.is_empty() => Ok(decls),
             (_, diagnostics) => Err(DeclError { diagnostics }),
         }
@@ -147,7 +162,12 @@ impl Declarations {
     /// to one that does not. For an application's source file, where one
     /// type the run-time reading cannot take (a generic one, say) should not
     /// keep the others from being read.
-    pub fn parse_each(text: &str) -> (Declarations, Vec<Diagnostic>) {
+    /// `dir`, where given, is the folder of the text's file, as for
+    /// [`parse_in`](Self::parse_in).
+    pub fn parse_each(
+        text: &str,
+        dir: Option<&std::path::Path>,
+    ) -> (Declarations, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
         let tokens = match proc_macro2::TokenStream::from_str(text) {
             Ok(tokens) => tokens,
@@ -168,7 +188,10 @@ impl Declarations {
         if inputs.iter().any(|i| derives(i, &["Toon", "OutputSchema"])) {
             inputs.retain(|i| derives(i, &["Toon", "OutputSchema"]));
         }
-        let mut table = Table::default();
+        let mut table = Table {
+            dir: dir.map(std::path::Path::to_path_buf),
+            ..Table::default()
+        };
         let mut order = Vec::new();
         for input in &inputs {
             let name = input.ident.to_string();
@@ -329,7 +352,7 @@ fn own_shape(
 ) -> Result<Option<Shape>, Vec<Diagnostic>> {
     let c = &declared.container;
     let name = leak(&c.input.ident.to_string());
-    let doc = doc_text(&c.doc, c.input.ident.span()).map_err(|d| vec![d])?;
+    let doc = doc_text(&c.doc, c.input.ident.span(), table).map_err(|d| vec![d])?;
     let shape = match &c.body {
         Body::Newtype { .. } => return Ok(None),
         Body::Struct(fields) => {
@@ -341,7 +364,7 @@ fn own_shape(
             let mut aliases = Vec::new();
             let mut diagnostics = Vec::new();
             for (i, v) in variants.iter().enumerate() {
-                match doc_text(&v.doc, v.ident.span()) {
+                match doc_text(&v.doc, v.ident.span(), table) {
                     Ok(d) => docs.push((leak(&v.wire), d)),
                     Err(d) => diagnostics.push(d),
                 }
@@ -366,7 +389,7 @@ fn own_shape(
                 let wire = leak(&v.wire);
                 aliases.extend(v.attrs.aliases.iter().map(|a| (leak(a), i)));
                 let fields = read_fields(declared, &v.fields, table, notes, (name, wire), view);
-                match (doc_text(&v.doc, v.ident.span()), fields) {
+                match (doc_text(&v.doc, v.ident.span(), table), fields) {
                     (Ok(doc), Ok(fields)) => out.push(VariantShape {
                         name: wire,
                         doc,
@@ -475,7 +498,7 @@ fn field(
     };
     let shape = FieldShape {
         name: leak(&f.wire),
-        doc: doc_text(&f.doc, f.ident.span())?,
+        doc: doc_text(&f.doc, f.ident.span(), table)?,
         optional: f.has_default() || types::optional(f.ty, table),
         shape,
         max_len: f.attrs.max_len,
@@ -518,12 +541,22 @@ fn constraints(c: &toon_derive_internals::constraint::Constraints) -> Constraint
     )
 }
 
-/// A doc comment's text, where it is written out.
-fn doc_text(doc: &Doc, span: proc_macro2::Span) -> Result<&'static str, Diagnostic> {
-    doc.literal().map(|t| leak(&t)).ok_or_else(|| {
+/// A doc comment's text: written out, or by `concat!` and `include_str!`
+/// (a file in the declarations' folder, [`Declarations::parse_in`]).
+fn doc_text(
+    doc: &Doc,
+    span: proc_macro2::Span,
+    table: &Table<'_>,
+) -> Result<&'static str, Diagnostic> {
+    let dir = table.dir.as_deref();
+    doc.text_with(|e| docs::expand(e, dir)).map(|t| leak(&t)).ok_or_else(|| {
+        let why = match dir {
+            Some(dir) => format!("its file cannot be read from `{}`", dir.display()),
+            None => "a text read with `parse` has no folder to read its file from: use `Declarations::parse_in`".to_owned(),
+        };
         at(
             span,
-            "a doc comment written by a macro (`include_str!`, `concat!`) is not read at run time: write its text out",
+            format!("this doc comment is written by a macro that cannot be read here ({why}); `concat!` of literals and `include_str!` are read"),
         )
     })
 }

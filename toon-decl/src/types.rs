@@ -38,6 +38,8 @@ pub(crate) enum View {
 pub(crate) struct Table<'a> {
     pub types: HashMap<String, Declared<'a>>,
     pub refused: std::collections::HashSet<String>,
+    /// The folder a doc comment's `include_str!` is read from.
+    pub dir: Option<std::path::PathBuf>,
 }
 
 impl Table<'_> {

@@ -55,6 +55,29 @@ impl Doc {
     }
 }
 
+impl Doc {
+    /// The text, each macro part's text given by `expand` (`None` where it
+    /// cannot say): what the compiler makes of the expression below, the
+    /// parts joined by line breaks and trimmed of ASCII white space.
+    pub fn text_with(&self, expand: impl Fn(&Expr) -> Option<String>) -> Option<String> {
+        if let Some(text) = self.literal() {
+            return Some(text);
+        }
+        let mut parts = Vec::with_capacity(self.parts.len());
+        for part in &self.parts {
+            parts.push(match part {
+                Part::Line(l) => l.clone(),
+                Part::Macro(e) => expand(e)?,
+            });
+        }
+        let text = parts.join("\n");
+        Some(
+            text.trim_matches(|c: char| c.is_ascii_whitespace())
+                .to_owned(),
+        )
+    }
+}
+
 /// A `&'static str` expression: a literal where the text is known here, else
 /// `concat!` of the parts (the compiler expands `include_str!` inside it) trimmed
 /// by the runtime's `const fn`, as rustdoc shows it.
