@@ -179,6 +179,26 @@ both! {
         pub ok: bool,
     }
 
+    #[derive(Debug, Toon, OutputSchema)]
+    pub struct Small {
+        pub x: u8,
+    }
+
+    #[derive(Debug, Toon, OutputSchema)]
+    pub struct Word {
+        pub x: String,
+    }
+
+    /// A key two fields of two types answer to, and a free-form value's length.
+    #[derive(Debug, Toon, OutputSchema)]
+    pub struct Clash {
+        #[toon(alias = "rows")]
+        pub items: Option<Vec<Small>>,
+        pub rows: Option<Vec<Word>>,
+        #[toon(length(max = 1))]
+        pub extra: Option<serde_json::Value>,
+    }
+
     /// A reply with prose after it.
     #[derive(Debug, Toon, OutputSchema)]
     pub struct Report {
@@ -195,7 +215,7 @@ fn every_form_gives_the_derived_artefacts() {
     use variety::*;
     agree(
         VARIETY,
-        &crate::derived![TreeNode, Kind, Score, Event, Form, Report],
+        &crate::derived![TreeNode, Kind, Score, Event, Form, Small, Word, Clash, Report],
     );
 }
 
@@ -509,4 +529,95 @@ fn defaults_and_which_declarations_are_read() {
          impl fmt::Display for Answer {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}",
     );
     assert_eq!(d.names().collect::<Vec<_>>(), ["Answer"]);
+}
+
+/// The events of a derived stream and of the run-time stream, at a chunking.
+fn events_alike<T: Toon>(rt: &RuntimeType, reply: &str, chunk: usize) {
+    let bytes = reply.as_bytes();
+    let (mut derived, mut runtime) = (
+        toon_core::ToonStream::<T>::new(),
+        rt.stream(ReplyOptions::default()),
+    );
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut end = (at + chunk).min(bytes.len());
+        while !reply.is_char_boundary(end) {
+            end += 1;
+        }
+        a.extend(
+            derived
+                .push(&reply[at..end])
+                .into_iter()
+                .map(|e| format!("{e:?}")),
+        );
+        b.extend(
+            runtime
+                .push(&reply[at..end])
+                .into_iter()
+                .map(|e| format!("{e:?}")),
+        );
+        at = end;
+    }
+    a.extend(derived.end().into_iter().map(|e| format!("{e:?}")));
+    b.extend(runtime.end().into_iter().map(|e| format!("{e:?}")));
+    assert_eq!(a, b, "{reply:?} at {chunk}");
+}
+
+/// Replies of the types written for this test read alike, whole, as JSON
+/// and streamed event by event: defaults, aliases, a key two fields answer
+/// to (every row kept, as the derive keeps it), a free-form value measured
+/// as `serde_json::Value` measures it.
+#[test]
+fn the_forms_read_alike_whole_and_streamed() {
+    use variety::*;
+    let d = declarations(VARIETY);
+    let cases: [(&str, &str); 6] = [
+        ("Form", "ident: AB-12\nkind: img\nratings:\n  a: 3\n  b: 9\nn: 4"),
+        ("Form", "id: AB-12\nkind: PLAIN_TEXT\nscores[3]: 1,2,300\nroot:\n  nodeLabel: top\n  childNodes[1]{nodeLabel,childNodes,weight}:\n    leaf,[],0.5"),
+        ("Clash", "rows[2]{x}:\n  1\n  two"),
+        ("Clash", "items[2]{x}:\n  1\n  2\nextra:\n  a: 1\n  b: 2"),
+        ("Report", "events[2]:\n  - type: click\n    x: 1\n    y: 5000\n  - type: idle\nscore: 7\n<body>\nAll fine.\n</body>"),
+        ("Report", "events[1]:\n  - type: key_press\n    key: q\nscore: \"8\"\n<body>\nok\n</body>"),
+    ];
+    for (name, reply) in cases {
+        let rt = d.get(name).unwrap();
+        let options = ReplyOptions::default();
+        match name {
+            "Form" => same::<Form>(rt, reply, &options, reply),
+            "Clash" => same::<Clash>(rt, reply, &options, reply),
+            _ => same::<Report>(rt, reply, &options, reply),
+        }
+        for chunk in [1, 3, 64] {
+            match name {
+                "Form" => events_alike::<Form>(rt, reply, chunk),
+                "Clash" => events_alike::<Clash>(rt, reply, chunk),
+                _ => events_alike::<Report>(rt, reply, chunk),
+            }
+        }
+    }
+}
+
+/// What would never end is refused at load, not a stack overflow: newtypes
+/// that hold each other, a derived default that holds itself; and a doc
+/// file outside the declarations' folder is not read.
+#[test]
+fn what_would_never_end_or_reach_outside_is_refused() {
+    let e = Declarations::parse("struct A(Vec<B>);\nstruct B(Vec<A>);").unwrap_err();
+    assert!(e.to_string().contains("again, so no value"), "{e}");
+    let e = Declarations::parse(
+        "#[derive(Default)]\nstruct A {\n    #[serde(default)]\n    b: Box<A>,\n}",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("again, so no value"), "{e}");
+    assert_eq!(e.diagnostics[0].line, 4, "{e}");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    for path in ["../Cargo.toml", "/etc/hostname"] {
+        let text = format!("#[doc = include_str!(\"{path}\")]\nstruct A {{\n    x: u8,\n}}");
+        let e = Declarations::parse_in(&text, &dir).unwrap_err();
+        assert!(e.to_string().contains("cannot be read"), "{e}");
+    }
+    // The last item, open at the end of the text, is said.
+    let e = Declarations::parse("struct A {\n    x: u8,\n}\nstruct Id(String)").unwrap_err();
+    assert_eq!(e.diagnostics[0].line, 4, "{e}");
 }

@@ -188,10 +188,11 @@ fn load(args: &Args<'_>) -> Result<RuntimeType, Failure> {
         .parent()
         .unwrap_or_else(|| std::path::Path::new("."));
     let decls = Declarations::parse_in(&text, dir).map_err(|e| {
+        // `FILE:LINE:COLUMN: message`, as compilers write it and editors read it.
         let lines: Vec<String> = e
             .diagnostics
             .iter()
-            .map(|d| format!("{path}:{d}"))
+            .map(|d| format!("{path}:{}:{}: {}", d.line, d.column, d.message))
             .collect();
         Failure::Input(lines.join("\n"))
     })?;

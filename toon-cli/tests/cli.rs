@@ -153,7 +153,7 @@ fn a_bad_declaration_or_argument_is_status_one_with_its_line() {
     let stderr = text(&out.stderr);
     assert!(
         stderr.starts_with(&format!(
-            "{path}:line 3, column 12: unknown attribute `#[toon(flatten)]`"
+            "{path}:3:12: unknown attribute `#[toon(flatten)]`"
         )),
         "{stderr}"
     );

@@ -1,6 +1,7 @@
 //! Doc comments written by a macro, read as the compiler reads them:
-//! `include_str!` of a file beside the declarations, and `concat!` of
-//! literals (and of `include_str!`).
+//! `include_str!` of a file in the declarations' folder or below it (a path
+//! that leaves it, or is absolute, is not read), and `concat!` of literals
+//! (and of `include_str!`).
 
 use std::path::Path;
 
@@ -14,7 +15,19 @@ pub(crate) fn expand(expr: &Expr, dir: Option<&Path>) -> Option<String> {
         Expr::Lit(lit) => literal(&lit.lit),
         Expr::Macro(m) if m.mac.path.is_ident("include_str") => {
             let path: syn::LitStr = m.mac.parse_body().ok()?;
-            std::fs::read_to_string(dir?.join(path.value())).ok()
+            let path = std::path::PathBuf::from(path.value());
+            // Only below the folder: declarations a user wrote must not pull
+            // any file of the machine into a prompt.
+            let below = path.components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::Normal(_) | std::path::Component::CurDir
+                )
+            });
+            if !below {
+                return None;
+            }
+            std::fs::read_to_string(dir?.join(path)).ok()
         }
         Expr::Macro(m) if m.mac.path.is_ident("concat") => {
             let parts = m

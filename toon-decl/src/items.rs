@@ -29,6 +29,11 @@ pub(crate) fn items(tokens: TokenStream) -> Vec<TokenStream> {
             take(std::mem::take(&mut item), &mut out);
         }
     }
+    // An item left open at the end (`struct Id(String)` with no `;`): read,
+    // so that its error is said.
+    if !item.is_empty() {
+        take(item, &mut out);
+    }
     out
 }
 

@@ -40,9 +40,13 @@
 //! written by a macro other than `concat!` and `include_str!` (whose file is
 //! read from the folder [`Declarations::parse_in`] names).
 //!
-//! The names and doc comments of the shapes are kept for the program's life,
-//! as a derived type's are compiled in; each distinct text once, so reading
-//! the same declarations again keeps nothing more.
+//! Reading keeps some memory for the program's life, as a derived type's
+//! descriptions are compiled in: the names and doc comments (each distinct
+//! text once), the shape of each recursive type (it refers to itself), and
+//! proc-macro2's record of where each text's tokens stand (a long-running
+//! program that reads many texts can clear it between reads with
+//! `proc_macro2::extra::invalidate_current_thread_spans`). Read a text once
+//! and keep its [`Declarations`].
 #![warn(missing_docs)]
 
 mod docs;
@@ -178,8 +182,18 @@ impl Declarations {
         };
         let mut inputs: Vec<DeriveInput> = Vec::new();
         for item in items::items(tokens) {
+            let end = item.clone().into_iter().last().map(|t| t.span());
             match syn::parse2::<DeriveInput>(item) {
                 Ok(input) => inputs.push(input),
+                // An item cut short: said where it stops, not at the text's start.
+                Err(e) if e.to_string().starts_with("unexpected end of input") => {
+                    let place = end.map_or_else(|| e.span().start(), |s| s.end());
+                    diagnostics.push(Diagnostic {
+                        line: place.line,
+                        column: place.column + 1,
+                        message: e.to_string(),
+                    });
+                }
                 Err(e) => from_syn(e, &mut diagnostics),
             }
         }
@@ -356,6 +370,7 @@ fn own_shape(
     let shape = match &c.body {
         Body::Newtype { .. } => return Ok(None),
         Body::Struct(fields) => {
+            notes.stream_keys(name, keys_of(std::iter::once(fields.as_slice())));
             let fields = read_fields(declared, fields, table, notes, (name, ""), view)?;
             Shape::Struct(StructShape { name, doc, fields })
         }
@@ -405,20 +420,7 @@ fn own_shape(
                 return Err(diagnostics);
             }
             notes.variant_aliases(name, aliases);
-            // A stream's keys across the variants, by variant and live field.
-            let keyed = variants.iter().enumerate().flat_map(|(v, variant)| {
-                variant
-                    .fields
-                    .iter()
-                    .filter(|f| !f.attrs.skip)
-                    .enumerate()
-                    .map(move |(f, field)| (field, (v, f)))
-            });
-            let keys = stream_keys(keyed)
-                .into_iter()
-                .flat_map(|(_, (v, f), keys)| keys.into_iter().map(move |k| (leak(k), v, f)))
-                .collect();
-            notes.stream_keys(name, keys);
+            notes.stream_keys(name, keys_of(variants.iter().map(|v| v.fields.as_slice())));
             Shape::Tagged(TaggedShape {
                 name,
                 doc,
@@ -428,6 +430,24 @@ fn own_shape(
         }
     };
     Ok(Some(shape))
+}
+
+/// The keys a stream asks about, by the derive's rule ([`stream_keys`]): each
+/// key with the variant (0 for a struct) and live field that answers it.
+fn keys_of<'f>(
+    variants: impl Iterator<Item = &'f [Field<'f>]>,
+) -> Vec<(&'static str, usize, usize)> {
+    let keyed = variants.enumerate().flat_map(|(v, fields)| {
+        fields
+            .iter()
+            .filter(|f| !f.attrs.skip)
+            .enumerate()
+            .map(move |(f, field)| (field, (v, f)))
+    });
+    stream_keys(keyed)
+        .into_iter()
+        .flat_map(|(_, (v, f), keys)| keys.into_iter().map(move |k| (leak(k), v, f)))
+        .collect()
 }
 
 /// The shapes and reading notes of a struct's (or variant's) live fields.

@@ -40,9 +40,31 @@ pub(crate) struct Table<'a> {
     pub refused: std::collections::HashSet<String>,
     /// The folder a doc comment's `include_str!` is read from.
     pub dir: Option<std::path::PathBuf>,
+    /// The newtypes and defaults being described, outermost first: one met
+    /// again holds itself, which no value can.
+    pub visiting: std::cell::RefCell<Vec<String>>,
 }
 
 impl Table<'_> {
+    /// Runs `f` with `name` being described; an error where it already is.
+    fn visit<T>(
+        &self,
+        name: &str,
+        what: &str,
+        f: impl FnOnce() -> Result<T, String>,
+    ) -> Result<T, String> {
+        if self.visiting.borrow().iter().any(|n| n == name) {
+            let path = self.visiting.borrow().join("` holds `");
+            return Err(format!(
+                "`{path}` holds `{name}` again, so no value of `{name}` ends: {what}"
+            ));
+        }
+        self.visiting.borrow_mut().push(name.to_owned());
+        let out = f();
+        self.visiting.borrow_mut().pop();
+        out
+    }
+
     /// The declared type `name`, or why a field cannot refer to it.
     fn get(&self, name: &str, ty: &Type) -> Result<&Declared<'_>, Unknown> {
         match self.types.get(name) {
@@ -135,7 +157,12 @@ fn describe(ty: &Type, table: &Table<'_>, view: View, by_ref: bool) -> Result<Sh
         ("f32", 0) => f32::__shape(),
         ("f64", 0) => f64::__shape(),
         // `serde_json::Value`, or a bare `Value` where the text declares none.
-        ("Value", 0) if !is_bare(ty) || !table.types.contains_key("Value") => Shape::Any,
+        ("Value", 0)
+            if !is_bare(ty)
+                || !(table.types.contains_key("Value") || table.refused.contains("Value")) =>
+        {
+            Shape::Any
+        }
         ("Option", 1) => Shape::Option(Box::new(one(&args)?)),
         ("Vec", 1) => Shape::List(Box::new(one(&args)?)),
         ("Box", 1) => describe(args[0], table, view, by_ref)?,
@@ -166,7 +193,13 @@ fn declared_shape(
 ) -> Result<Shape, Unknown> {
     let own = &declared.describe[view as usize];
     match &declared.container.body {
-        Body::Newtype { ty, .. } => describe(ty, table, view, by_ref),
+        Body::Newtype { ty, .. } => table
+            .visit(
+                name,
+                "give one of them a field the others do not hold",
+                || describe(ty, table, view, by_ref).map_err(|Unknown(m)| m),
+            )
+            .map_err(Unknown),
         Body::UnitEnum(_) if view == View::Toon => Ok(own.get()),
         _ if by_ref => Ok(Shape::Named {
             name: leak(name),
@@ -185,7 +218,9 @@ pub(crate) fn optional(ty: &Type, table: &Table<'_>) -> bool {
             ("Option", [_]) => true,
             ("Box", [inner]) => optional(inner, table),
             (_, []) => match table.types.get(&name).map(|d| &d.container.body) {
-                Some(Body::Newtype { ty, .. }) => optional(ty, table),
+                Some(Body::Newtype { ty, .. }) => table
+                    .visit(&name, "", || Ok(optional(ty, table)))
+                    .unwrap_or(false),
                 _ => false,
             },
             _ => false,
@@ -226,6 +261,12 @@ pub(crate) fn declared_default(
     declared: &Declared<'_>,
     table: &Table<'_>,
 ) -> Result<Value, String> {
+    table.visit(name, "a default that holds itself never ends; make the field an `Option` or leave it out of the default", || {
+        own_default(name, declared, table)
+    })
+}
+
+fn own_default(name: &str, declared: &Declared<'_>, table: &Table<'_>) -> Result<Value, String> {
     if !declared.derives_default {
         return Err(format!(
             "the default of `{name}` comes from its own `impl Default`, which is not run at run time: derive `Default` on `{name}`, or make the field required"

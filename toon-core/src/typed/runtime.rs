@@ -143,8 +143,8 @@ impl RuntimeType {
     /// `Exchange::<Dynamic>`, `Tool::of::<Dynamic>`) works on this type.
     pub fn enter<R>(&self, f: impl FnOnce() -> R) -> R {
         let frame = Frame {
-            shape: self.shape.clone(),
-            schema: Some(self.schema.clone()),
+            shape: Arc::new(self.shape.clone()),
+            schema: Some(Arc::new(self.schema.clone())),
             id: self.id,
             notes: Arc::clone(&self.notes),
         };
@@ -246,7 +246,10 @@ fn unwrap(reply: Reply<Dynamic>) -> Reply<Value> {
     }
 }
 
-/// [`ToonStream`](crate::ToonStream) of a [`RuntimeType`].
+/// [`ToonStream`](crate::ToonStream) of a [`RuntimeType`]. An event's value
+/// is read as a declared type by that type's own run-time type, since
+/// [`Dynamic`] reads as the type in scope: for a row of violations,
+/// `violation.enter(|| event.decode::<Dynamic>())`.
 #[derive(Debug)]
 pub struct RuntimeStream {
     ty: RuntimeType,
@@ -288,9 +291,9 @@ pub struct Dynamic(pub Value);
 /// The type in scope, and the shape of the value being read within it.
 #[derive(Clone)]
 struct Frame {
-    shape: Shape,
+    shape: Arc<Shape>,
     /// The root's shape as `OutputSchema` sees it.
-    schema: Option<Shape>,
+    schema: Option<Arc<Shape>>,
     id: &'static str,
     notes: Arc<Notes>,
 }
@@ -323,7 +326,7 @@ fn top() -> Frame {
 /// Runs `f` with `shape` as the shape of the value read, in the same type.
 fn inside<R>(frame: &Frame, shape: &Shape, f: impl FnOnce() -> R) -> R {
     let inner = Frame {
-        shape: shape.clone(),
+        shape: Arc::new(shape.clone()),
         schema: None,
         id: frame.id,
         notes: Arc::clone(&frame.notes),
@@ -337,7 +340,7 @@ impl Toon for Dynamic {
     }
 
     fn __shape_ref() -> Shape {
-        top().shape
+        (*top().shape).clone()
     }
 
     fn __to_value(&self) -> Value {
@@ -350,7 +353,7 @@ impl Toon for Dynamic {
     }
 
     fn __missing() -> Option<Self> {
-        matches!(top().shape, Shape::Option(_)).then(|| Dynamic(Value::Null))
+        matches!(*top().shape, Shape::Option(_)).then(|| Dynamic(Value::Null))
     }
 
     fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
@@ -377,11 +380,11 @@ impl OutputSchema for Dynamic {
 
     fn __shape_ref() -> Shape {
         let frame = top();
-        frame.schema.unwrap_or(frame.shape)
+        (*frame.schema.unwrap_or(frame.shape)).clone()
     }
 
     fn __optional() -> bool {
-        matches!(top().shape, Shape::Option(_))
+        matches!(*top().shape, Shape::Option(_))
     }
 }
 
@@ -420,11 +423,25 @@ fn read(frame: &Frame, shape: &Shape, node: Node<'_>, cx: &mut Cx) -> Result<Val
                 .get(e.name)
                 .map_or(&[][..], Vec::as_slice);
             let i = cx.variant(&node, &names, aliases)?;
-            Value::String(names[i].to_owned())
+            Value::String(named(&names, i, cx)?.to_owned())
         }
         Shape::Tagged(t) => read_tagged(frame, t, node, cx)?,
     };
     Ok(value)
+}
+
+/// The variant an alias's index names; an index past the variants (notes
+/// built by hand that do not fit the shape) is refused, not a panic.
+fn named<'n>(names: &[&'n str], i: usize, cx: &Cx) -> Result<&'n str, ParseError> {
+    names.get(i).copied().ok_or_else(|| {
+        cx.error(
+            crate::reply::ParseErrorKind::InvalidValue,
+            format!(
+                "the run-time type's notes name variant {i}, and it has {}",
+                names.len()
+            ),
+        )
+    })
 }
 
 /// A whole number read by the Rust integer type of the shape's bounds.
@@ -479,6 +496,7 @@ fn read_tagged(
         .get(t.name)
         .map_or(&[][..], Vec::as_slice);
     let i = cx.tag(&mut fields, t.tag, &names, aliases)?;
+    named(&names, i, cx)?;
     let variant = &t.variants[i];
     let mut out = Map::new();
     out.insert(t.tag.to_owned(), Value::String(variant.name.to_owned()));
@@ -535,12 +553,14 @@ fn stream_row(
         Shape::Map(inner) => inside(frame, inner, || {
             BTreeMap::<String, Dynamic>::__stream_row(key, row)
         }),
+        // The keys the notes give (the derive's own rule: a key fields of
+        // two types share answers nothing); by name where there are none.
         Shape::Struct(s) => {
-            let notes = frame.notes.field_notes(s.name, "");
-            let at = s.fields.iter().enumerate().position(|(i, f)| {
-                f.name == key || notes.get(i).is_some_and(|n| n.aliases.contains(&key))
-            })?;
-            let field = &s.fields[at].shape;
+            let at = match frame.notes.stream_keys.get(s.name) {
+                Some(keys) => keys.iter().find(|(k, _, _)| *k == key)?.2,
+                None => s.fields.iter().position(|f| f.name == key)?,
+            };
+            let field = &s.fields.get(at)?.shape;
             inside(frame, field, || Dynamic::__stream_row("", row))
         }
         Shape::Tagged(t) => {
@@ -555,24 +575,29 @@ fn stream_row(
 
 impl Measure for Dynamic {
     fn measure(&self) -> Measured<'_> {
-        Dynamic::measure_value(&self.0)
+        measure(&self.0, &top().shape)
     }
 }
 
 impl Items for Dynamic {
     fn each_item(&self, f: &mut dyn FnMut(ItemAt<'_>, Measured<'_>)) {
-        match &self.0 {
-            Value::Array(items) => {
+        let frame = top();
+        let mut shape = frame.shape.resolve();
+        while let Shape::Option(inner) = shape {
+            shape = inner.resolve();
+        }
+        match (&self.0, &shape) {
+            (Value::Array(items), Shape::List(inner)) => {
                 for (i, item) in items.iter().enumerate() {
-                    f(ItemAt::Index(i), Dynamic::measure_value(item));
+                    f(ItemAt::Index(i), measure(item, inner));
                 }
             }
             // In key order, as a map's items are checked.
-            Value::Object(map) => {
+            (Value::Object(map), Shape::Map(inner)) => {
                 let mut keys: Vec<&String> = map.keys().collect();
                 keys.sort();
                 for k in keys {
-                    f(ItemAt::Key(k), Dynamic::measure_value(&map[k]));
+                    f(ItemAt::Key(k), measure(&map[k], inner));
                 }
             }
             _ => {}
@@ -580,15 +605,19 @@ impl Items for Dynamic {
     }
 }
 
-impl Dynamic {
-    /// As the Rust type of the value measures it: a map by its entries.
-    fn measure_value(value: &Value) -> Measured<'_> {
-        match value {
-            Value::Number(n) => n.as_f64().map_or(Measured::Nothing, Measured::Number),
-            Value::String(s) => Measured::Text(s),
-            Value::Array(a) => Measured::Items(a.len()),
-            Value::Object(m) => Measured::Items(m.len()),
-            Value::Null | Value::Bool(_) => Measured::Nothing,
+/// What a constraint measures in `value`, as the Rust type of `shape`
+/// measures it: a free-form value as `serde_json::Value` does.
+fn measure<'v>(value: &'v Value, shape: &Shape) -> Measured<'v> {
+    match (shape.resolve(), value) {
+        (Shape::Any, v) => v.measure(),
+        (Shape::Option(_), Value::Null) => Measured::Nothing,
+        (Shape::Option(inner), v) => measure(v, &inner),
+        (Shape::List(_), Value::Array(a)) => Measured::Items(a.len()),
+        (Shape::Map(_), Value::Object(m)) => Measured::Items(m.len()),
+        (Shape::String, Value::String(s)) => Measured::Text(s),
+        (Shape::Integer { .. } | Shape::Float { .. }, Value::Number(n)) => {
+            n.as_f64().map_or(Measured::Nothing, Measured::Number)
         }
+        _ => Measured::Nothing,
     }
 }
