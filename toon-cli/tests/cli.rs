@@ -149,6 +149,7 @@ fn a_bad_declaration_or_argument_is_status_one_with_its_line() {
     .unwrap();
     let path = file.to_str().unwrap();
     let out = toon(&["prompt", "--decl", path, "--type", "A"], "");
+    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
