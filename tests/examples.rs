@@ -383,3 +383,34 @@ fn triage_asks_again_after_a_refusal_and_reads_the_value() {
     );
     assert_eq!(done.attempts[1].completion_tokens, Some(31));
 }
+
+#[allow(dead_code)]
+#[path = "../examples/dashboard.rs"]
+mod dashboard;
+
+#[test]
+fn dashboard_sums_what_each_ask_measured() {
+    let measures = dashboard::measure(&dashboard::recorded());
+    assert_eq!(
+        measures.iter().map(|m| m.attempts).collect::<Vec<_>>(),
+        [1, 1, 2, 2, 2]
+    );
+    let mut out = Vec::new();
+    dashboard::dashboard(&measures, &mut out);
+    let out = text(out);
+    for line in [
+        "asks                     5",
+        "read on the first answer 2",
+        "read on a later answer   2",
+        "gave up                  1",
+        "answers cut off          1",
+        "completion tokens        74",
+        "repair enum_case         1",
+        "repair stripped_prose    1",
+        "refusal constraint       1",
+        "refusal invalid value    2",
+        "refusal truncated        1",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} not in\n{out}");
+    }
+}

@@ -267,6 +267,14 @@ impl<T: Toon + OutputSchema> Exchange<T> {
             exchange: self,
             messages,
             rounds: Rounds::new(self.attempts),
+            #[cfg(feature = "tracing")]
+            span: tracing::info_span!(
+                target: "toon_core",
+                "toon.ask",
+                r#type = std::any::type_name::<T>(),
+                mechanism = ?self.mechanism,
+                server = ?self.server,
+            ),
         }
     }
 
@@ -306,6 +314,9 @@ pub struct Ask<'e, T> {
     exchange: &'e Exchange<T>,
     messages: Vec<Value>,
     rounds: Rounds,
+    /// The span each response is read in: the type, mechanism and server.
+    #[cfg(feature = "tracing")]
+    span: tracing::Span,
 }
 
 impl<T: Toon + OutputSchema> Ask<'_, T> {
@@ -343,6 +354,8 @@ impl<T: Toon + OutputSchema> Ask<'_, T> {
         &mut self,
         response: &Value,
     ) -> Result<Option<Retried<T>>, RetryError<ServerError>> {
+        #[cfg(feature = "tracing")]
+        let _entered = self.span.clone().entered();
         if let Some(error) = response.get("error").filter(|e| !e.is_null()) {
             return Err(self.rounds.failed(ServerError(error.clone())));
         }

@@ -161,7 +161,7 @@ pub mod runtime {
 /// Asking again: the turns of a retry loop and what it returns (see
 /// [`ToonOutputParser::parse_with_retries`](crate::ToonOutputParser::parse_with_retries)).
 pub mod retry {
-    pub use crate::typed::{Attempt, Retried, RetryError, Turn};
+    pub use crate::typed::{Attempt, Measures, Retried, RetryError, Turn};
 }
 
 pub use decode::decode;

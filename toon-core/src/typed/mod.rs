@@ -7,6 +7,7 @@ mod delimited;
 mod guide;
 mod impls;
 mod json;
+mod measures;
 mod parser;
 mod row;
 pub(crate) mod runtime;
@@ -18,6 +19,7 @@ use crate::shape::{Constraints, Shape};
 pub use constrain::{ItemAt, Items, Measure, Measured};
 pub use context::{Cx, Fields};
 pub use json::from_json_reply;
+pub use measures::Measures;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub(crate) use parser::{Rounds, Said};
 pub use row::{CellCheck, RowCells};
@@ -365,15 +367,24 @@ pub(crate) fn read_as<T: Toon>(
         Ok(Reply { value, repairs })
     };
     let result = read();
-    let mut reply = settle(result, completion, options, &findings.short_rows, &|line| {
+    let settled = settle(result, completion, options, &findings.short_rows, &|line| {
         findings.missing_cell(line)
     })
-    .map_err(|e| e.in_format(format))?;
-    // A reply asked for as JSON is no fallback to report.
-    if format == Format::Json {
-        reply.repairs.retain(|r| r.kind != RepairKind::ReadJson);
-    }
-    Ok(reply)
+    .map_err(|e| e.in_format(format))
+    .map(|mut reply| {
+        // A reply asked for as JSON is no fallback to report.
+        if format == Format::Json {
+            reply.repairs.retain(|r| r.kind != RepairKind::ReadJson);
+        }
+        reply
+    });
+    measures::trace_read(
+        std::any::type_name::<T>(),
+        format,
+        options.finish_reason,
+        settled.as_ref().map(|r| r.repairs.as_slice()),
+    );
+    settled
 }
 
 /// A refusal that also names the rows of the type's tables dropped before

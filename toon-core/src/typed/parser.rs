@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
+use super::measures::Measures;
 use super::Toon;
 use crate::reply::{FinishReason, Format, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
 
@@ -285,11 +286,13 @@ impl Rounds {
                     completion_tokens,
                     outcome: Ok(read.repairs.clone()),
                 });
-                Ok(Some(Retried {
+                let done = Retried {
                     value: read.value,
                     repairs: read.repairs,
                     attempts: std::mem::take(&mut self.attempts),
-                }))
+                };
+                super::measures::trace_ask(&done.measures());
+                Ok(Some(done))
             }
             Err(e) => {
                 let again = e.retry_prompt();
@@ -307,9 +310,9 @@ impl Rounds {
                     outcome: Err(e),
                 });
                 if self.attempts.len() >= self.most {
-                    return Err(RetryError::Refused {
-                        attempts: std::mem::take(&mut self.attempts),
-                    });
+                    let attempts = std::mem::take(&mut self.attempts);
+                    super::measures::trace_ask(&Measures::of_attempts(&attempts));
+                    return Err(RetryError::Refused { attempts });
                 }
                 messages.push(json!({"role": "assistant", "content": said}));
                 messages.push(json!({"role": "user", "content": again}));
@@ -380,6 +383,15 @@ pub struct Retried<T> {
     pub attempts: Vec<Attempt>,
 }
 
+impl<T> Retried<T> {
+    /// The counts a dashboard reads of this ask: attempts, the repairs of
+    /// the answer that read by kind, each refusal before it, the finish
+    /// reasons and the tokens.
+    pub fn measures(&self) -> Measures {
+        Measures::of_attempts(&self.attempts)
+    }
+}
+
 /// Why [`ToonOutputParser::parse_with_retries`] gave up.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -396,6 +408,21 @@ pub enum RetryError<E> {
         /// The attempts before it.
         attempts: Vec<Attempt>,
     },
+}
+
+impl<E> RetryError<E> {
+    /// Every attempt made before giving up.
+    pub fn attempts(&self) -> &[Attempt] {
+        match self {
+            RetryError::Refused { attempts } | RetryError::Send { attempts, .. } => attempts,
+        }
+    }
+
+    /// The counts a dashboard reads of this ask ([`Retried::measures`]):
+    /// no answer read.
+    pub fn measures(&self) -> Measures {
+        Measures::of_attempts(self.attempts())
+    }
 }
 
 impl<E: fmt::Display> fmt::Display for RetryError<E> {
