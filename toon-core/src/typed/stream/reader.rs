@@ -11,7 +11,7 @@ use super::event::{CleanRow, Columns, Element, Event, RowText, StreamRow};
 use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, trim_spaces};
-use crate::node::{Memo, Node, Scalar};
+use crate::node::{Memo, Node};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
 use crate::reply::layout::is_fence;
@@ -69,8 +69,6 @@ pub(super) struct Reader {
     line: usize,
     /// Whether the whole reply keeps a table row, as the type reads it.
     stream_row: ReadRow,
-    /// The memory each clean row's cells are read into, row after row.
-    cells: Vec<Scalar<'static>>,
     /// The last clean row's text, written over by the next where no event holds it.
     last_row: Option<Arc<RowText>>,
     /// Tool-call wrappers opened and not yet closed.
@@ -115,7 +113,6 @@ impl Reader {
             options,
             line: 0,
             stream_row,
-            cells: Vec::new(),
             open_tags: 0,
             think: Think::default(),
             emitted: false,
@@ -493,7 +490,7 @@ impl Reader {
         };
         let at = self.line;
         let stream_row = self.stream_row;
-        let mut cells = recycle(std::mem::take(&mut self.cells));
+        let mut cells = Vec::new();
         let mut decided = match columns {
             Some(columns)
                 if (!colon || columns.row_despite_colon(content))
@@ -511,7 +508,6 @@ impl Reader {
             }
             _ => None,
         };
-        self.cells = recycle(cells);
         if decided.is_none() {
             let doc = format!("{header}\n  {content}");
             decided = match decode_doc(&self.guide, &self.options, &doc, key, &[*header_line, at]) {
@@ -692,14 +688,6 @@ fn decode_doc(
         })
         .collect();
     Some((value, repairs))
-}
-
-/// An empty vector of cells on the memory of `cells`, which the last row's
-/// cells borrowed: each row's cells are read into the same allocation.
-fn recycle<'a, 'b>(mut cells: Vec<Scalar<'a>>) -> Vec<Scalar<'b>> {
-    cells.clear();
-    // Collected in place: an empty vector of a type of the same layout.
-    cells.into_iter().map(|_| unreachable!()).collect()
 }
 
 /// Is a line under a table header a row? A row has no unquoted colon before
