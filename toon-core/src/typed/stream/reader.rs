@@ -490,7 +490,9 @@ impl Reader {
         };
         let at = self.line;
         let stream_row = self.stream_row;
-        let mut cells = Vec::new();
+        // One allocation of the header's width (and one more cell, so that a
+        // row wider than it is told without growing).
+        let mut cells = Vec::with_capacity(columns.as_ref().map_or(0, |c| c.width + 1));
         let mut decided = match columns {
             Some(columns)
                 if (!colon || columns.row_despite_colon(content))
