@@ -59,17 +59,14 @@ fn main() -> ExitCode {
     let mut err = std::io::stderr().lock();
     let status = match run(&args, &mut out, &mut err) {
         Ok(()) => 0,
-        Err(Failure::Input(m)) => {
-            let _ = writeln!(err, "{m}");
-            1
-        }
-        Err(Failure::Refused(m)) => {
-            let _ = writeln!(err, "{m}");
-            2
-        }
-        Err(Failure::Server(m)) => {
-            let _ = writeln!(err, "{m}");
-            3
+        Err(failure) => {
+            let (status, message) = match failure {
+                Failure::Input(m) => (1, m),
+                Failure::Refused(m) => (2, m),
+                Failure::Server(m) => (3, m),
+            };
+            let _ = writeln!(err, "{message}");
+            status
         }
     };
     ExitCode::from(status)

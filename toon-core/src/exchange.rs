@@ -271,7 +271,7 @@ impl<T: Toon + OutputSchema> Exchange<T> {
             span: tracing::info_span!(
                 target: "toon_core",
                 "toon.ask",
-                r#type = std::any::type_name::<T>(),
+                r#type = %crate::typed::measures::type_label::<T>(),
                 mechanism = ?self.mechanism,
                 server = ?self.server,
             ),

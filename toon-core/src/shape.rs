@@ -101,6 +101,17 @@ impl Describe {
     }
 }
 
+impl Describe {
+    /// Runs `f` on the shape the type stands for, without a copy where the
+    /// shape is kept (a run-time type's); a derived type's is built.
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&Shape) -> R) -> R {
+        match &self.0 {
+            Source::Built(cell) if cell.get().is_some() => f(cell.get().expect("set")),
+            _ => f(&self.get()),
+        }
+    }
+}
+
 impl std::fmt::Debug for Describe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.0 {

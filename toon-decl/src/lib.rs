@@ -310,6 +310,8 @@ impl Declarations {
                 }
             }
             if diagnostics.len() == before {
+                // One set of notes, shared by every type of the text.
+                let notes = std::sync::Arc::new(notes);
                 let types = out
                     .into_iter()
                     .map(|(toon, schema, name)| {
@@ -479,7 +481,7 @@ fn read_fields(
     }
     notes.fields(name, variant, reading);
     if variant.is_empty() {
-        notes.keys(name, variant, leak_list(keys));
+        notes.keys(name, leak_list(keys));
     }
     Ok(shapes)
 }

@@ -315,32 +315,23 @@ fn default_variant<'c>(c: &'c Container<'_>) -> Option<&'c str> {
 }
 
 /// Whether a field constraint can measure a value of `ty` (the `Measure`
-/// trait's types): a number, a text, a list or a map, maybe optional or boxed.
+/// trait's types): what the derives' model finds a kind for (a number, a
+/// text, a list or a map), or a free-form `Value`, maybe optional or boxed.
 pub(crate) fn measures(ty: &Type) -> bool {
-    match path_of(ty) {
+    use toon_derive_internals::check::{kind_of, Kind};
+    let free_form = match path_of(ty) {
         Some((name, args)) => match (name.as_str(), args.as_slice()) {
-            ("Option" | "Box", [inner]) => measures(inner),
-            ("Vec", [_]) | ("HashMap" | "BTreeMap", [_, _]) => true,
-            (
-                "String" | "Value" | "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32"
-                | "u64" | "usize" | "f32" | "f64",
-                [],
-            ) => true,
+            ("Option" | "Box", [inner]) => return measures(inner),
+            ("Value", []) => true,
             _ => false,
         },
         None => false,
-    }
+    };
+    free_form || !matches!(kind_of(ty), Kind::Other)
 }
 
 /// Whether `inner` constraints reach the items of `ty` (the `Items` trait's
 /// types): a list or a map of measured values, maybe optional or boxed.
 pub(crate) fn has_items(ty: &Type) -> bool {
-    match path_of(ty) {
-        Some((name, args)) => match (name.as_str(), args.as_slice()) {
-            ("Option" | "Box", [inner]) => has_items(inner),
-            ("Vec", [item]) | ("HashMap" | "BTreeMap", [_, item]) => measures(item),
-            _ => false,
-        },
-        None => false,
-    }
+    toon_derive_internals::check::item_of(ty).is_some_and(measures)
 }

@@ -244,7 +244,7 @@ pub fn type_args(segment: &syn::PathSegment) -> Vec<&Type> {
 }
 
 /// What a type is, as far as its name tells: the kind of value a constraint can bound.
-enum Kind {
+pub enum Kind {
     Integer(i128, i128, &'static str),
     Float,
     Text,
@@ -252,7 +252,8 @@ enum Kind {
     Other,
 }
 
-fn kind_of(ty: &Type) -> Kind {
+/// What a constraint can bound in a value of `ty`, through `Option` and `Box`.
+pub fn kind_of(ty: &Type) -> Kind {
     let Type::Path(p) = ty else {
         return Kind::Other;
     };
@@ -316,7 +317,7 @@ fn constraints_fit_types(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
 }
 
 /// The type of a list's items or a map's values, through `Option` and `Box`.
-fn item_of(ty: &Type) -> Option<&Type> {
+pub fn item_of(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     let args = type_args(last);

@@ -57,8 +57,10 @@ impl Doc {
 
 impl Doc {
     /// The text, each macro part's text given by `expand` (`None` where it
-    /// cannot say): what the compiler makes of the expression below, the
-    /// parts joined by line breaks and trimmed of ASCII white space.
+    /// cannot say), as the derive writes it: [`literal`](Self::literal)'s
+    /// where every part is a literal, else what the compiler makes of the
+    /// expression below (the parts joined by line breaks, trimmed of ASCII
+    /// white space by `trim_doc`).
     pub fn text_with(&self, expand: impl Fn(&Expr) -> Option<String>) -> Option<String> {
         if let Some(text) = self.literal() {
             return Some(text);

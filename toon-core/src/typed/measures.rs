@@ -22,7 +22,8 @@ pub struct Measures {
     pub refusals: Vec<(ParseErrorKind, Option<usize>)>,
     /// How the server said each answer ended.
     pub finish_reasons: Vec<FinishReason>,
-    /// The completion tokens of every attempt, where the server gave each.
+    /// The completion tokens summed over every attempt; `None` where the
+    /// server gave no count for one of them (a sum without it would be short).
     pub completion_tokens: Option<u64>,
 }
 
@@ -51,13 +52,17 @@ impl Measures {
 
     /// The repairs, written `kind=count` and joined by commas (`enum_case=2`).
     pub fn repairs_text(&self) -> String {
-        let counts: Vec<String> = self
-            .repairs
-            .iter()
-            .map(|(k, n)| format!("{}={n}", k.as_str()))
-            .collect();
-        counts.join(",")
+        counts_text(&self.repairs)
     }
+}
+
+/// Counts by kind, written `kind=count` and joined by commas.
+fn counts_text(counts: &[(RepairKind, usize)]) -> String {
+    let counts: Vec<String> = counts
+        .iter()
+        .map(|(k, n)| format!("{}={n}", k.as_str()))
+        .collect();
+    counts.join(",")
 }
 
 /// How many repairs of each kind, in the order first met.
@@ -72,12 +77,22 @@ pub(crate) fn by_kind(repairs: &[Repair]) -> Vec<(RepairKind, usize)> {
     counts
 }
 
+/// The name a type goes by in events: its own (`Capital`, a run-time
+/// type's declared name), or its Rust path where it has none (`Vec<…>`).
+#[cfg(feature = "tracing")]
+pub(crate) fn type_label<T: super::Toon>() -> String {
+    match crate::schema::name_and_doc(&T::__shape()).0 {
+        "answer" => std::any::type_name::<T>().to_owned(),
+        name => name.to_owned(),
+    }
+}
+
 /// A `tracing` event for one reading of a reply, at `DEBUG` (target
 /// `toon_core`): the type, the format, the finish reason, and the repairs
 /// or the refusal.
 #[cfg(feature = "tracing")]
 pub(crate) fn trace_read(
-    type_name: &str,
+    type_name: &dyn Fn() -> String,
     format: crate::reply::Format,
     finish: FinishReason,
     outcome: Result<&[Repair], &ParseError>,
@@ -88,24 +103,20 @@ pub(crate) fn trace_read(
     };
     match outcome {
         Ok(repairs) => {
-            let counts = Measures {
-                repairs: by_kind(repairs),
-                ..Measures::default()
-            };
             tracing::debug!(
                 target: "toon_core",
-                r#type = type_name,
+                r#type = %type_name(),
                 format,
                 finish_reason = ?finish,
                 read = true,
                 repairs = repairs.len(),
-                repair_kinds = %counts.repairs_text(),
-                "reply read"
+                repair_kinds = %counts_text(&by_kind(repairs)),
+            "reply read"
             );
         }
         Err(e) => tracing::debug!(
             target: "toon_core",
-            r#type = type_name,
+            r#type = %type_name(),
             format,
             finish_reason = ?finish,
             read = false,
@@ -116,10 +127,14 @@ pub(crate) fn trace_read(
     }
 }
 
-/// A `tracing` event at `INFO` (target `toon_core`) for one ask settled:
-/// every count of [`Measures`].
+/// A `tracing` event at `INFO` (target `toon_core`) for one ask settled
+/// (read, given up, or ended by a send error): every count of [`Measures`].
 #[cfg(feature = "tracing")]
-pub(crate) fn trace_ask(m: &Measures) {
+pub(crate) fn trace_ask(attempts: &[Attempt]) {
+    if !tracing::enabled!(target: "toon_core", tracing::Level::INFO) {
+        return;
+    }
+    let m = Measures::of_attempts(attempts);
     let refusals: Vec<String> = m
         .refusals
         .iter()
@@ -138,11 +153,11 @@ pub(crate) fn trace_ask(m: &Measures) {
 }
 
 #[cfg(not(feature = "tracing"))]
-pub(crate) fn trace_ask(_: &Measures) {}
+pub(crate) fn trace_ask(_: &[Attempt]) {}
 
 #[cfg(not(feature = "tracing"))]
 pub(crate) fn trace_read(
-    _: &str,
+    _: &dyn Fn() -> String,
     _: crate::reply::Format,
     _: FinishReason,
     _: Result<&[Repair], &ParseError>,

@@ -7,7 +7,7 @@ mod delimited;
 mod guide;
 mod impls;
 mod json;
-mod measures;
+pub(crate) mod measures;
 mod parser;
 mod row;
 pub(crate) mod runtime;
@@ -379,7 +379,10 @@ pub(crate) fn read_as<T: Toon>(
         reply
     });
     measures::trace_read(
-        std::any::type_name::<T>(),
+        #[cfg(feature = "tracing")]
+        &measures::type_label::<T>,
+        #[cfg(not(feature = "tracing"))]
+        &String::new,
         format,
         options.finish_reason,
         settled.as_ref().map(|r| r.repairs.as_slice()),

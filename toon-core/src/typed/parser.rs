@@ -258,6 +258,7 @@ impl Rounds {
 
     /// Sending failed: the error, with the attempts before it.
     pub(crate) fn failed<E>(&mut self, error: E) -> RetryError<E> {
+        super::measures::trace_ask(&self.attempts);
         RetryError::Send {
             error,
             attempts: self.attempts.clone(),
@@ -291,7 +292,7 @@ impl Rounds {
                     repairs: read.repairs,
                     attempts: std::mem::take(&mut self.attempts),
                 };
-                super::measures::trace_ask(&done.measures());
+                super::measures::trace_ask(&done.attempts);
                 Ok(Some(done))
             }
             Err(e) => {
@@ -311,7 +312,7 @@ impl Rounds {
                 });
                 if self.attempts.len() >= self.most {
                     let attempts = std::mem::take(&mut self.attempts);
-                    super::measures::trace_ask(&Measures::of_attempts(&attempts));
+                    super::measures::trace_ask(&attempts);
                     return Err(RetryError::Refused { attempts });
                 }
                 messages.push(json!({"role": "assistant", "content": said}));

@@ -30,7 +30,7 @@ pub struct Notes {
     fields: HashMap<(&'static str, &'static str), Vec<FieldNotes>>,
     variant_aliases: HashMap<&'static str, Vec<(&'static str, usize)>>,
     stream_keys: HashMap<&'static str, Vec<(&'static str, usize, usize)>>,
-    keys: HashMap<(&'static str, &'static str), &'static [&'static str]>,
+    keys: HashMap<&'static str, &'static [&'static str]>,
 }
 
 /// How one field of a declared struct or variant is read.
@@ -59,13 +59,8 @@ impl Notes {
 
     /// Every key the struct `type_name` reads (names and aliases), for a
     /// missing field's error to name the others.
-    pub fn keys(
-        &mut self,
-        type_name: &'static str,
-        variant: &'static str,
-        keys: &'static [&'static str],
-    ) -> &mut Self {
-        self.keys.insert((type_name, variant), keys);
+    pub fn keys(&mut self, type_name: &'static str, keys: &'static [&'static str]) -> &mut Self {
+        self.keys.insert(type_name, keys);
         self
     }
 
@@ -106,8 +101,8 @@ impl Notes {
 /// `T: Toon` reads it as [`Dynamic`] inside [`enter`](Self::enter).
 #[derive(Debug, Clone)]
 pub struct RuntimeType {
-    shape: Shape,
-    schema: Shape,
+    shape: Arc<Shape>,
+    schema: Arc<Shape>,
     id: &'static str,
     notes: Arc<Notes>,
 }
@@ -115,13 +110,13 @@ pub struct RuntimeType {
 impl RuntimeType {
     /// The type whose shape is `shape` (a [`Shape::Named`] is resolved),
     /// referred to as `id` where it refers to itself, read with `notes`.
-    pub fn new(shape: Shape, id: &'static str, notes: Notes) -> RuntimeType {
-        let shape = shape.into_resolved();
+    pub fn new(shape: Shape, id: &'static str, notes: impl Into<Arc<Notes>>) -> RuntimeType {
+        let shape = Arc::new(shape.into_resolved());
         RuntimeType {
-            schema: shape.clone(),
+            schema: Arc::clone(&shape),
             shape,
             id,
-            notes: Arc::new(notes),
+            notes: notes.into(),
         }
     }
 
@@ -129,7 +124,7 @@ impl RuntimeType {
     /// built from, where it differs: a derived type refers to a unit enum by
     /// name there (a `$defs` entry), and writes it out in the TOON prompt.
     pub fn schema_shape(mut self, schema: Shape) -> RuntimeType {
-        self.schema = schema.into_resolved();
+        self.schema = Arc::new(schema.into_resolved());
         self
     }
 
@@ -143,8 +138,8 @@ impl RuntimeType {
     /// `Exchange::<Dynamic>`, `Tool::of::<Dynamic>`) works on this type.
     pub fn enter<R>(&self, f: impl FnOnce() -> R) -> R {
         let frame = Frame {
-            shape: Arc::new(self.shape.clone()),
-            schema: Some(Arc::new(self.schema.clone())),
+            shape: Arc::clone(&self.shape),
+            schema: Some(Arc::clone(&self.schema)),
             id: self.id,
             notes: Arc::clone(&self.notes),
         };
@@ -391,7 +386,7 @@ impl OutputSchema for Dynamic {
 /// What a derived type's generated reader does, by its shape.
 fn read(frame: &Frame, shape: &Shape, node: Node<'_>, cx: &mut Cx) -> Result<Value, ParseError> {
     let value = match shape {
-        Shape::Named { shape, .. } => return read(frame, &shape.get(), node, cx),
+        Shape::Named { shape, .. } => return shape.with(|s| read(frame, s, node, cx)),
         Shape::String => Value::String(String::__from_node(node, cx)?),
         Shape::Bool => Value::Bool(bool::__from_node(node, cx)?),
         Shape::Integer { min, max } => integer(*min, *max, node, cx)?,
@@ -473,7 +468,7 @@ fn read_struct(
     node: Node<'_>,
     cx: &mut Cx,
 ) -> Result<Value, ParseError> {
-    let keys = frame.notes.keys.get(&(s.name, "")).copied().unwrap_or(&[]);
+    let keys = frame.notes.keys.get(s.name).copied().unwrap_or(&[]);
     let mut fields = cx.object_keyed(node, s.name, keys)?;
     let notes = frame.notes.field_notes(s.name, "");
     let mut out = Map::new();
@@ -547,7 +542,7 @@ fn stream_row(
     row: &mut StreamRow<'_, '_>,
 ) -> Option<bool> {
     match shape {
-        Shape::Named { shape, .. } => stream_row(frame, &shape.get(), key, row),
+        Shape::Named { shape, .. } => shape.with(|s| stream_row(frame, s, key, row)),
         Shape::Option(inner) => inside(frame, inner, || Option::<Dynamic>::__stream_row(key, row)),
         Shape::List(inner) => inside(frame, inner, || Vec::<Dynamic>::__stream_row(key, row)),
         Shape::Map(inner) => inside(frame, inner, || {

@@ -490,8 +490,8 @@ impl Reader {
         };
         let at = self.line;
         let stream_row = self.stream_row;
-        // One allocation of the header's width (and one more cell, so that a
-        // row wider than it is told without growing).
+        // One allocation of the header's width, and a cell more: a row one
+        // cell wider is told from a clean row without growing.
         let mut cells = Vec::with_capacity(columns.as_ref().map_or(0, |c| c.width + 1));
         let mut decided = match columns {
             Some(columns)
