@@ -1,5 +1,7 @@
-//! Streaming: each violation printed the moment its row is complete, while the
-//! model is still writing the rest.
+//! Streaming: the answer fills in while the model is still writing it. Each
+//! violation is printed the moment its row is complete, and the partial value
+//! (what the reply has given so far, typed) is rendered after each piece that
+//! decided something.
 //!
 //! ```sh
 //! cargo run --example stream                       # a recorded reply, fed 4 characters at a time
@@ -12,12 +14,12 @@ mod chat;
 
 use std::io::Write;
 
-use toon_core::{
-    stream::Event as StreamEvent, stream::Events as StreamEvents, FinishReason, Toon, ToonStream,
-};
+use toon_core::stream::{PartialStream, Update};
+use toon_core::{FinishReason, Toon};
 
 /// The result of checking a document against the compliance rules.
 #[derive(Debug, Toon)]
+#[toon(partial)] // generates ComplianceAnalysisPartial and ComplianceAnalysisEvent
 pub struct ComplianceAnalysis {
     /// COMPLIANT only if no rule is broken.
     pub compliance_status: String,
@@ -27,7 +29,7 @@ pub struct ComplianceAnalysis {
     pub spoken_response: String,
 }
 
-#[derive(Debug, PartialEq, Toon)]
+#[derive(Debug, Clone, PartialEq, Toon)]
 pub struct Violation {
     /// The rule family: privacy, security, retention, consent, ...
     pub category: String,
@@ -37,9 +39,10 @@ pub struct Violation {
     pub description: String,
 }
 
-/// A stream decoder that prints each violation the moment it is decided.
+/// A stream decoder that prints each violation the moment it is decided,
+/// and what the answer holds so far.
 pub struct Printer {
-    stream: ToonStream<ComplianceAnalysis>,
+    stream: PartialStream<ComplianceAnalysis>,
     seen: Vec<Violation>,
 }
 
@@ -49,18 +52,33 @@ impl Default for Printer {
     }
 }
 
+/// One line of what the answer holds so far: a field the model has not
+/// reached is shown as not yet there, never as empty.
+pub fn render(so_far: &ComplianceAnalysisPartial) -> String {
+    let status = so_far.compliance_status.as_deref().unwrap_or("…");
+    let rows = match &so_far.violations {
+        Some(rows) => format!("{} violation(s)", rows.len()),
+        None => "violations …".to_owned(),
+    };
+    let spoken = match &so_far.spoken_response {
+        Some(said) => format!("\"{said}\""),
+        None => "…".to_owned(),
+    };
+    format!("  [so far: status {status}, {rows}, spoken {spoken}]")
+}
+
 impl Printer {
     pub fn new() -> Self {
         Printer {
-            stream: ToonStream::new(),
+            stream: PartialStream::new(),
             seen: Vec::new(),
         }
     }
 
     /// Feeds the next piece of the reply, printing what it decided.
     pub fn push(&mut self, chunk: &str, out: &mut dyn Write) {
-        let events = self.stream.push(chunk);
-        self.show(events, out);
+        let updates = self.stream.push(chunk);
+        self.show(updates, out);
     }
 
     /// The reply has ended: prints what its end decided; returns the
@@ -70,8 +88,8 @@ impl Printer {
         finish_reason: FinishReason,
         out: &mut dyn Write,
     ) -> Result<(Vec<Violation>, Vec<Violation>), String> {
-        let events = self.stream.end();
-        self.show(events, out);
+        let updates = self.stream.end();
+        self.show(updates, out);
         let done = self
             .stream
             .finish_with(finish_reason)
@@ -79,34 +97,40 @@ impl Printer {
         Ok((self.seen, done.value.violations))
     }
 
-    fn show(&mut self, events: StreamEvents, out: &mut dyn Write) {
-        for event in events {
-            match &event {
-                StreamEvent::Item { key, index, .. } if key == "violations" => {
-                    if let Ok(v) = event.decode::<Violation>() {
-                        let _ = writeln!(
-                            out,
-                            "violation {}: [{}] {}: {}",
-                            index + 1,
-                            v.severity,
-                            v.category,
-                            v.description
-                        );
-                        let _ = out.flush();
-                        self.seen.push(v);
-                    }
+    fn show(&mut self, updates: Vec<Update<ComplianceAnalysisEvent>>, out: &mut dyn Write) {
+        if updates.is_empty() {
+            return;
+        }
+        for update in updates {
+            // Each value is named by its field: a typo is a compile error.
+            match update {
+                Update::Event(ComplianceAnalysisEvent::ComplianceStatus(status)) => {
+                    let _ = writeln!(out, "compliance_status: {status}");
                 }
-                StreamEvent::Field { key, value, .. } => {
-                    let _ = writeln!(out, "{key}: {value}");
+                Update::Event(ComplianceAnalysisEvent::Violations(row)) => {
+                    let v = row.value;
+                    let _ = writeln!(
+                        out,
+                        "violation {}: [{}] {}: {}",
+                        row.index + 1,
+                        v.severity,
+                        v.category,
+                        v.description
+                    );
+                    self.seen.push(v);
+                }
+                Update::Event(ComplianceAnalysisEvent::SpokenResponse(said)) => {
+                    let _ = writeln!(out, "spoken_response: {said}");
                 }
                 // The lines so far were reasoning or prose, not the answer.
-                StreamEvent::Withdrawn => {
+                Update::Withdrawn => {
                     self.seen.clear();
                     let _ = writeln!(out, "(withdrawn: the lines above were not the answer)");
                 }
-                _ => {}
             }
         }
+        let _ = writeln!(out, "{}", render(self.stream.partial()));
+        let _ = out.flush();
     }
 }
 

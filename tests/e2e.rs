@@ -18,14 +18,15 @@ use common::server::{
 use std::collections::BTreeMap;
 
 use common::types::{
-    example_compliance, Answer, Capital, ComplianceAnalysis, Detection, Detections, Label,
-    LongBounds, Violation,
+    example_compliance, Answer, Capital, ComplianceAnalysis, ComplianceAnalysisEvent, Detection,
+    Detections, Label, LongBounds,
 };
 use serde_json::{json, Value};
+use toon_core::stream::{PartialStream, Update};
 use toon_core::{
     constrain_request, decode, from_json_reply, grammar::GrammarOptions, schema::response_format,
     FinishReason, GrammarServer, GrammarSyntax, OutputSchema, ParseError, ParseErrorKind,
-    ReplyOptions, Toon, ToonStream,
+    ReplyOptions, Toon,
 };
 
 const WHY: &str =
@@ -471,12 +472,31 @@ fn streaming_against_a_real_model_equals_the_whole_text() {
         );
         let deltas = stream(&body);
         let whole: String = deltas.concat();
-        let mut s = ToonStream::<ComplianceAnalysis>::new();
-        let mut events = Vec::new();
+        // Read as a caller watching the answer fill in: the typed partial value.
+        let mut s = PartialStream::<ComplianceAnalysis>::new();
+        let mut rows = Vec::new();
+        let mut shown_early = 0;
         for piece in &deltas {
-            events.extend(s.push(piece));
+            for update in s.push(piece) {
+                match update {
+                    Update::Event(ComplianceAnalysisEvent::Violations(row)) => rows.push(row),
+                    Update::Withdrawn => rows.clear(),
+                    Update::Event(_) => {}
+                }
+            }
+            shown_early += usize::from(s.partial().compliance_status.is_some());
         }
-        events.extend(s.end());
+        for update in s.end() {
+            if let Update::Event(ComplianceAnalysisEvent::Violations(row)) = update {
+                rows.push(row);
+            }
+        }
+        let so_far = s.partial();
+        let (status, violations, spoken) = (
+            so_far.compliance_status.clone(),
+            so_far.violations.clone(),
+            so_far.spoken_response.clone(),
+        );
         let streamed = s.finish();
         let direct =
             toon_core::ToonOutputParser::<ComplianceAnalysis>::new().parse_with_report(&whole);
@@ -484,14 +504,29 @@ fn streaming_against_a_real_model_equals_the_whole_text() {
             (Ok(a), Ok(b)) => {
                 assert_eq!(a.value, b.value);
                 assert_eq!(a.repairs, b.repairs);
-                let rows: Vec<Violation> = events
-                    .iter()
-                    .filter_map(|e| e.decode::<Violation>().ok())
-                    .collect();
+                // Each row arrived typed, at its place in the final value.
+                for row in &rows {
+                    assert_eq!(
+                        a.value.violations.get(row.index),
+                        Some(&row.value),
+                        "{whole}"
+                    );
+                }
+                // What the partial value shows is what the final value holds.
                 assert!(
-                    rows.iter().all(|r| a.value.violations.contains(r)),
-                    "a streamed row not in the final value"
+                    status.iter().all(|s| *s == a.value.compliance_status),
+                    "{whole}"
                 );
+                assert!(
+                    violations.iter().all(|v| *v == a.value.violations),
+                    "{whole}"
+                );
+                assert!(
+                    spoken.iter().all(|s| *s == a.value.spoken_response),
+                    "{whole}"
+                );
+                // The status line comes first: shown before the reply ended.
+                assert!(shown_early > 0 || status.is_none(), "{whole}");
             }
             (Err(a), Err(b)) => assert_eq!(a, b),
             _ => panic!("streamed {streamed:?} but whole {direct:?}\n--- reply:\n{whole}"),
@@ -731,20 +766,19 @@ fn streaming_with_the_grammar_equals_the_whole_text() {
         constrain_request::<ComplianceAnalysis>(&mut body, GrammarServer::LlamaCpp).unwrap();
         let deltas = stream(&body);
         let whole: String = deltas.concat();
-        let mut s = ToonStream::<ComplianceAnalysis>::new();
+        let mut s = PartialStream::<ComplianceAnalysis>::new();
         let mut rows = 0;
-        for piece in &deltas {
-            rows += s
-                .push(piece)
+        let count = |updates: Vec<Update<ComplianceAnalysisEvent>>| {
+            updates
                 .iter()
-                .filter(|e| e.decode::<Violation>().is_ok())
-                .count();
+                .filter(|u| matches!(u, Update::Event(ComplianceAnalysisEvent::Violations(_))))
+                .count()
+        };
+        for piece in &deltas {
+            rows += count(s.push(piece));
         }
-        rows += s
-            .end()
-            .iter()
-            .filter(|e| e.decode::<Violation>().is_ok())
-            .count();
+        rows += count(s.end());
+        let shown = s.partial().violations.clone();
         let streamed = s
             .finish()
             .unwrap_or_else(|e| panic!("{e}\n--- reply:\n{whole}"));
@@ -760,6 +794,13 @@ fn streaming_with_the_grammar_equals_the_whole_text() {
             rows,
             direct.value.violations.len(),
             "each row streamed once:\n{whole}"
+        );
+        // A table of no rows has no row to show: the partial value stays
+        // without it, as it is without any field the reply does not fill.
+        assert_eq!(
+            shown.unwrap_or_default(),
+            direct.value.violations,
+            "the partial value's rows are the final ones:\n{whole}"
         );
     }
 }

@@ -221,7 +221,7 @@ fn detect_reads_the_bbox_2d_idiom_into_the_application_type() {
 mod stream;
 
 #[test]
-fn stream_prints_each_violation_as_it_arrives_and_agrees_with_the_whole() {
+fn stream_prints_each_violation_and_the_partial_value_as_they_fill() {
     let recorded = reply("stream.txt");
     let chars: Vec<char> = recorded.chars().collect();
     let chunks: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();
@@ -236,15 +236,28 @@ fn stream_prints_each_violation_as_it_arrives_and_agrees_with_the_whole() {
     assert_eq!(seen, whole);
     let out = text(out);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "compliance_status: \"NON_COMPLIANT\"");
+    assert_eq!(lines[0], "compliance_status: NON_COMPLIANT");
+    // The partial value, rendered after each piece that decided something:
+    // the table not reached is shown as not there yet, not as empty.
     assert_eq!(
         lines[1],
+        "  [so far: status NON_COMPLIANT, violations …, spoken …]"
+    );
+    assert_eq!(
+        lines[2],
         "violation 1: [HIGH] privacy: Customer emails are kept in plain-text logs"
     );
     assert_eq!(
         lines[3],
+        "  [so far: status NON_COMPLIANT, 1 violation(s), spoken …]"
+    );
+    assert_eq!(
+        lines[6],
         "violation 3: [HIGH] consent: No consent is asked before collecting emails"
     );
+    assert!(lines[9].ends_with(
+        "spoken \"I found three problems; the most urgent is the plain-text emails.\"]"
+    ));
 }
 
 #[test]

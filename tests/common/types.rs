@@ -44,6 +44,7 @@ pub struct Violation {
 
 /// The result of checking a document against the rules.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+#[toon(partial)]
 pub struct ComplianceAnalysis {
     /// COMPLIANT only if no rule is broken.
     pub compliance_status: Status,
@@ -117,6 +118,7 @@ pub struct Detection {
 
 /// Every object found in the image.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+#[toon(partial)]
 pub struct Detections {
     pub objects: Vec<Detection>,
     pub count: u32,
@@ -152,6 +154,7 @@ pub fn example_compliance() -> ComplianceAnalysis {
 /// An answer from numbered sources, in the shape of seed 003's task: flat, one
 /// long prose field.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+#[toon(partial)]
 pub struct Sourced {
     /// Whether the sources answer the question.
     pub found: bool,
@@ -168,6 +171,7 @@ pub struct Sourced {
 
 /// The same answer with its prose between `<answer>` tags.
 #[derive(Debug, Clone, PartialEq, Toon, OutputSchema)]
+#[toon(partial)]
 pub struct SourcedProse {
     /// Whether the sources answer the question.
     pub found: bool,

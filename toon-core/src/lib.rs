@@ -115,6 +115,12 @@ pub mod __private {
         CellCheck, Cx, Fields, ItemAt, Items, Measure, Measured, RowCells, StreamRow,
     };
     pub use serde_json::{Map, Value};
+    /// What a generated partial value and its events call.
+    pub mod partial {
+        pub use crate::typed::partial::{
+            extend, field, grow, item, key, set, shown, shown_item, shown_slot, text, Grow,
+        };
+    }
 }
 
 mod decode;
@@ -148,7 +154,10 @@ pub mod spec {
 /// Streaming replies: typed records as the model writes them (see
 /// [`ToonStream`]).
 pub mod stream {
-    pub use crate::typed::{Element, Event, Events, EventsIntoIter, ToonEvents, ToonStream};
+    pub use crate::typed::{
+        Element, Event, Events, EventsIntoIter, Item, PartialStream, Streamed, ToonEvents,
+        ToonStream, Update,
+    };
 }
 
 /// Types described at run time: a [`Shape`](schema::Shape) built from text

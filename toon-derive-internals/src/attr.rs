@@ -41,6 +41,7 @@ impl Place {
                 "tag",
                 "crate",
                 "transparent",
+                "partial",
             ],
             Place::Field => &[
                 "rename",
@@ -54,6 +55,7 @@ impl Place {
                 "max_len",
                 "max_items",
                 "delimited",
+                "stream",
             ],
             Place::Variant => &["rename", "alias", "rename_all"],
         }
@@ -101,6 +103,17 @@ pub struct ContainerAttrs {
     /// to write instead: how the variants are told apart is then that one
     /// mistake, not also each struct variant's want of a tag.
     pub tagging_refused: bool,
+    /// `partial`, or `partial(name = "..", event = "..")`: the streamed
+    /// partial value and typed events are generated.
+    pub partial: Option<PartialAttr>,
+}
+
+/// `#[toon(partial)]`: where it was written, and the names given the
+/// generated types (`{Type}Partial` and `{Type}Event` where not given).
+pub struct PartialAttr {
+    pub span: Span,
+    pub name: Option<syn::Ident>,
+    pub event: Option<syn::Ident>,
 }
 
 /// Keys on a field.
@@ -122,6 +135,8 @@ pub struct FieldAttrs {
     /// `inner(range(..), length(..), pattern = "..")`: each item's (of a list)
     /// or each value's (of a map), in schemars 1.x's spelling.
     pub inner: Option<Inner>,
+    /// `stream(done)`: the partial value shows the field only once complete.
+    pub stream_done: Option<Span>,
 }
 
 /// The constraints of each item of a list or value of a map, and where `inner` was written.
@@ -343,6 +358,32 @@ fn grammar_bound(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<u32> {
     Ok(n)
 }
 
+/// `partial`, or `partial(name = "ReportSoFar", event = "ReportUpdate")`.
+fn partial(meta: &ParseNestedMeta<'_>) -> syn::Result<PartialAttr> {
+    let mut out = PartialAttr {
+        span: key_span(meta),
+        name: None,
+        event: None,
+    };
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|m| {
+            let slot = if m.path.is_ident("name") {
+                &mut out.name
+            } else if m.path.is_ident("event") {
+                &mut out.event
+            } else {
+                return Err(m.error("`partial` takes `name = \"..\"` and `event = \"..\"`, the generated types' names"));
+            };
+            let lit: LitStr = m.value()?.parse()?;
+            *slot = Some(lit.parse().map_err(|_| {
+                syn::Error::new(lit.span(), "give a type name, such as \"ReportSoFar\"")
+            })?);
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
 fn key_span(meta: &ParseNestedMeta<'_>) -> Span {
     meta.path
         .get_ident()
@@ -397,6 +438,8 @@ impl ContainerAttrs {
                 "crate" if family == Family::Toon => {
                     out.krate = Some(meta.value()?.parse::<LitStr>()?.parse()?)
                 }
+                // #[toon(partial)], #[toon(partial(name = "SoFar", event = "Update"))]
+                "partial" if family == Family::Toon => out.partial = Some(partial(meta)?),
                 _ => return Ok(false),
             }
             Ok(true)
@@ -518,6 +561,21 @@ impl FieldAttrs {
                 }
                 // #[toon(delimited)]: prose between `<answer>` and `</answer>`.
                 "delimited" if family == Family::Toon => out.delimited = Some(key_span(meta)),
+                // #[toon(stream(done))]: shown in the partial value once complete.
+                "stream" if family == Family::Toon => {
+                    let span = key_span(meta);
+                    meta.parse_nested_meta(|m| {
+                        if m.path.is_ident("done") {
+                            out.stream_done = Some(span);
+                            Ok(())
+                        } else {
+                            Err(m.error("`stream` takes `done`: the partial value shows the field only once it is complete"))
+                        }
+                    })?;
+                    if out.stream_done.is_none() {
+                        return Err(meta.error("write `stream(done)`: the partial value shows the field only once it is complete"));
+                    }
+                }
                 _ => return Ok(false),
             }
             Ok(true)

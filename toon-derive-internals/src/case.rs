@@ -110,3 +110,26 @@ fn lower_first(name: &str) -> String {
         None => String::new(),
     }
 }
+
+/// The event variant of a field (`#[toon(partial)]`): its name in
+/// PascalCase, a raw identifier's `r#` left out (`next_step` is `NextStep`);
+/// `Field` before a name that would not begin with a letter (`_1`).
+pub fn variant_of(field: &syn::Ident) -> String {
+    let name = field.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let variant: String = name
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+        })
+        .collect();
+    if variant.starts_with(|c: char| c.is_alphabetic()) {
+        variant
+    } else {
+        format!("Field{variant}")
+    }
+}

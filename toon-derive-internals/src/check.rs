@@ -23,6 +23,46 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>, derive: &str) {
     transparent_on_structs(cx, cont);
     wire_names_unique(cx, cont);
     tag_clashes_with_no_field(cx, cont);
+    partial_on_structs(cx, cont);
+}
+
+/// `partial` generates a struct of the fields streamed so far and an enum
+/// of their events, so it takes a struct with named fields whose names make
+/// distinct variants; `stream(done)` says when one of those fields shows.
+fn partial_on_structs(cx: &Ctxt, cont: &Container<'_>) {
+    let Some(partial) = &cont.attrs.partial else {
+        for f in all_fields(cont) {
+            if let Some(span) = f.attrs.stream_done {
+                cx.error_at(
+                    span,
+                    "`stream(done)` says when a field shows in the partial value, which `#[toon(partial)]` on the struct generates; add it there, or remove this",
+                );
+            }
+        }
+        return;
+    };
+    let Body::Struct(fields) = &cont.body else {
+        cx.error_at(
+            partial.span,
+            "`partial` applies to a struct with named fields: the stream reads a reply's top-level fields as their lines end, and a newtype or an enum has none; stream the struct that holds it",
+        );
+        return;
+    };
+    let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
+    for f in fields.iter().filter(|f| !f.attrs.skip) {
+        let variant = crate::case::variant_of(f.ident);
+        if let Some((_, first)) = seen.iter().find(|(v, _)| *v == variant) {
+            cx.error_spanned_by(
+                f.ident,
+                format!(
+                    "`{}` and `{first}` both name the event variant `{variant}` of `#[toon(partial)]`; give one of the fields another Rust name (`rename` changes only its key)",
+                    f.ident
+                ),
+            );
+        } else {
+            seen.push((variant, f.ident));
+        }
+    }
 }
 
 /// Every field of the struct or of each variant, skipped ones included.

@@ -34,7 +34,12 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         Body::UnitEnum(variants) => expand_unit_enum(variants),
         Body::Tagged { tag, variants } => expand_tagged(c, tag, variants),
     };
+    let partial = match (&c.attrs.partial, &c.body) {
+        (Some(partial), Body::Struct(fields)) => crate::partial::expand(c, partial, fields),
+        _ => quote!(),
+    };
     quote! {
+        #partial
         const _: () = {
             use #krate as __toon;
             #[automatically_derived]

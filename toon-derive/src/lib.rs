@@ -5,6 +5,7 @@
 //! thin impls that describe the type and call into `toon_core::__private`.
 
 mod expand;
+mod partial;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

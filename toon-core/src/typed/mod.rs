@@ -9,6 +9,7 @@ mod impls;
 mod json;
 pub(crate) mod measures;
 mod parser;
+pub(crate) mod partial;
 mod row;
 pub(crate) mod runtime;
 mod stream;
@@ -22,6 +23,7 @@ pub use json::from_json_reply;
 pub use measures::Measures;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub(crate) use parser::{Rounds, Said};
+pub use partial::{Item, PartialStream, Streamed, Update};
 pub use row::{CellCheck, RowCells};
 pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
 

@@ -1,0 +1,10 @@
+use toon_core::Toon;
+
+#[derive(Toon)]
+#[toon(partial)]
+enum Severity {
+    Low,
+    High,
+}
+
+fn main() {}
