@@ -581,3 +581,41 @@ fn the_generated_types_print_their_values() {
     );
     assert_eq!(format!("{updates:?}"), "[Event(Count(3))]");
 }
+
+/// A type declared at run time keeps the same partial value, as JSON: the
+/// same fields shown, each the final value's.
+#[test]
+fn a_run_time_type_shows_the_fields_a_derived_one_shows() {
+    let declared = toon_decl::Declarations::parse(include_str!("common/types.rs")).unwrap();
+    let rt = declared.get("ComplianceAnalysis").unwrap();
+    let mut compared = 0;
+    for r in real("compliance") {
+        let mut derived = PartialStream::<ComplianceAnalysis>::with_options(r.options);
+        let mut runtime = rt.stream(r.options);
+        for chunk in pieces(&r.reply, 7) {
+            derived.push(chunk);
+            runtime.push(chunk);
+            let (p, m) = (derived.partial(), runtime.partial());
+            let shown = [
+                ("compliance_status", p.compliance_status.is_some()),
+                ("violations", p.violations.is_some()),
+                ("audit_trail", p.audit_trail.is_some()),
+                ("spoken_response", p.spoken_response.is_some()),
+                ("confidence", p.confidence.is_some()),
+            ];
+            for (key, is) in shown {
+                assert_eq!(m.contains_key(key), is, "{}: `{key}` in {m:?}", r.what);
+            }
+        }
+        derived.end();
+        runtime.end();
+        let m = runtime.partial().clone();
+        if let Ok(fin) = runtime.finish() {
+            for (key, value) in &m {
+                assert_eq!(Some(value), fin.value.get(key), "{}: `{key}`", r.what);
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 20, "{compared} compared");
+}

@@ -230,6 +230,7 @@ impl RuntimeType {
         RuntimeStream {
             ty: self.clone(),
             inner,
+            partial: Map::new(),
         }
     }
 }
@@ -244,24 +245,45 @@ fn unwrap(reply: Reply<Dynamic>) -> Reply<Value> {
 /// [`ToonStream`](crate::ToonStream) of a [`RuntimeType`]. An event's value
 /// is read as a declared type by that type's own run-time type, since
 /// [`Dynamic`] reads as the type in scope: for a row of violations,
-/// `violation.enter(|| event.decode::<Dynamic>())`.
+/// `violation.enter(|| event.decode::<Dynamic>())`. The fields read so far
+/// are also kept, each read by its declared shape, as the
+/// [`PartialStream`](crate::stream::PartialStream) of a derived type keeps
+/// them: [`partial`](Self::partial).
 #[derive(Debug)]
 pub struct RuntimeStream {
     ty: RuntimeType,
     inner: super::ToonStream<Dynamic>,
+    partial: Map<String, Value>,
 }
 
 impl RuntimeStream {
     /// As [`ToonStream::push`](crate::ToonStream::push).
     pub fn push(&mut self, chunk: &str) -> super::Events {
-        let inner = &mut self.inner;
-        self.ty.enter(|| inner.push(chunk))
+        let (inner, partial) = (&mut self.inner, &mut self.partial);
+        self.ty.enter(|| {
+            let events = inner.push(chunk);
+            fill(partial, &events);
+            events
+        })
     }
 
     /// As [`ToonStream::end`](crate::ToonStream::end).
     pub fn end(&mut self) -> super::Events {
-        let inner = &mut self.inner;
-        self.ty.enter(|| inner.end())
+        let (inner, partial) = (&mut self.inner, &mut self.partial);
+        self.ty.enter(|| {
+            let events = inner.end();
+            fill(partial, &events);
+            events
+        })
+    }
+
+    /// What the reply has given so far, as a partial value of a derived type
+    /// shows it: a key for each field the stream has read, its value read by
+    /// the field's declared shape (an enum normalised, a row as its type), a
+    /// list growing by each element, a delimited text as it arrives; no key
+    /// for a field not reached, and no default.
+    pub fn partial(&self) -> &Map<String, Value> {
+        &self.partial
     }
 
     /// As [`ToonStream::finish`](crate::ToonStream::finish): the whole reply
@@ -270,8 +292,70 @@ impl RuntimeStream {
     /// # Errors
     /// As [`RuntimeType::read`].
     pub fn finish(self) -> Result<Reply<Value>, ParseError> {
-        let RuntimeStream { ty, inner } = self;
+        let RuntimeStream { ty, inner, .. } = self;
         ty.enter(|| inner.finish()).map(unwrap)
+    }
+}
+
+/// Adds `events` to the partial value of the root struct in scope, each
+/// value read by its field's shape, as the generated `Streamed::__apply`
+/// does for a derived struct.
+fn fill(partial: &mut Map<String, Value>, events: &super::Events) {
+    let frame = top();
+    let Shape::Struct(root) = frame.shape.resolve() else {
+        return;
+    };
+    for event in events.iter() {
+        let Some(key) = super::partial::key(event) else {
+            // Delimited text stands; what the withdrawn lines gave goes.
+            let text = |k: &String| root.fields.iter().any(|f| f.delimited && f.name == k);
+            partial.retain(|k, _| text(k));
+            continue;
+        };
+        let Some(field) = root.fields.iter().find(|f| f.name == key) else {
+            continue;
+        };
+        match event {
+            super::Event::Text { delta, .. } => {
+                if let Value::String(text) = partial
+                    .entry(field.name)
+                    .or_insert_with(|| Value::String(String::new()))
+                {
+                    text.push_str(delta);
+                }
+            }
+            super::Event::Item { .. } => {
+                let Some(item) = list_item(&field.shape) else {
+                    continue;
+                };
+                let read = inside(&frame, item, || super::partial::item::<Dynamic>(event));
+                if let Some(Ok(item)) = read {
+                    if let Value::Array(items) = partial
+                        .entry(field.name)
+                        .or_insert_with(|| Value::Array(Vec::new()))
+                    {
+                        items.push(item.value.0);
+                    }
+                }
+            }
+            _ => {
+                let read = inside(&frame, &field.shape, || {
+                    super::partial::field::<Dynamic>(event)
+                });
+                if let Some(Ok(value)) = read {
+                    partial.insert(field.name.to_owned(), value.0);
+                }
+            }
+        }
+    }
+}
+
+/// The element of a list field's shape, through `Option`.
+fn list_item(shape: &Shape) -> Option<&Shape> {
+    match shape {
+        Shape::Option(inner) => list_item(inner),
+        Shape::List(item) => Some(item),
+        _ => None,
     }
 }
 
