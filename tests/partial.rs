@@ -461,6 +461,11 @@ fn each_field_shows_when_its_line_ends_and_never_before() {
     let p = s.partial();
     let rows = p.violations.as_ref().unwrap();
     assert_eq!(rows.len(), 2);
+    assert_eq!(
+        rows[0].severity,
+        Severity::High,
+        "`high` read as the decoder reads it"
+    );
     assert_eq!(rows[1].severity, Severity::Low);
     assert_eq!(p.audit_trail.as_deref(), Some("R-1 to R-5"));
     // Not reached: absent, though `confidence` has a default.
@@ -618,4 +623,42 @@ fn a_run_time_type_shows_the_fields_a_derived_one_shows() {
         }
     }
     assert!(compared >= 20, "{compared} compared");
+}
+
+/// A generic struct, a raw identifier, and lists through `Option` and `Box`.
+#[derive(Debug, PartialEq, Toon)]
+#[toon(partial)]
+pub struct Page<T> {
+    pub r#type: String,
+    pub items: Vec<T>,
+    pub more: Option<Vec<u32>>,
+    pub boxed: Box<Vec<String>>,
+    #[toon(default)]
+    pub total: u32,
+}
+
+#[test]
+fn a_generic_struct_and_lists_through_option_and_box_stream() {
+    let mut s = PartialStream::<Page<Capital>>::new();
+    let mut updates = s.push("type: capitals\nitems[1]{country,capital}:\n  Chad,N'Djamena\n");
+    updates.extend(s.push("more: null\nboxed[2]: a,b\n"));
+    updates.extend(s.end());
+    let p: &toon_core::stream::Partial<Page<Capital>> = s.partial();
+    assert_eq!(p.r#type.as_deref(), Some("capitals"));
+    assert_eq!(p.items.as_ref().unwrap()[0].capital, "N'Djamena");
+    assert_eq!(p.more, Some(None));
+    assert_eq!(p.boxed.as_deref().map(|b| b.len()), Some(2));
+    assert_eq!(p.total, None, "a default is the type's, not the reply's");
+    let kinds: Vec<&str> = updates
+        .iter()
+        .map(|u| match u {
+            Update::Event(PageEvent::Type(_)) => "type",
+            Update::Event(PageEvent::Items(_)) => "item",
+            Update::Event(PageEvent::Boxed(_)) => "boxed",
+            _ => "other",
+        })
+        .collect();
+    // A list written `null` has no element, so no event: the partial value shows it.
+    assert_eq!(kinds, ["type", "item", "boxed", "boxed"]);
+    assert_eq!(s.finish().unwrap().value.total, 0);
 }

@@ -155,7 +155,7 @@ pub mod spec {
 /// [`ToonStream`]).
 pub mod stream {
     pub use crate::typed::{
-        Element, Event, Events, EventsIntoIter, Item, PartialStream, Streamed, ToonEvents,
+        Element, Event, Events, EventsIntoIter, Item, Partial, PartialStream, Streamed, ToonEvents,
         ToonStream, Update,
     };
 }

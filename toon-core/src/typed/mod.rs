@@ -23,7 +23,7 @@ pub use json::from_json_reply;
 pub use measures::Measures;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub(crate) use parser::{Rounds, Said};
-pub use partial::{Item, PartialStream, Streamed, Update};
+pub use partial::{Item, Partial, PartialStream, Streamed, Update};
 pub use row::{CellCheck, RowCells};
 pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
 

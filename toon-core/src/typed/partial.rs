@@ -56,6 +56,9 @@ pub trait Streamed: Toon {
     }
 }
 
+/// The partial value of `T`, for a signature: `fn render(so_far: &Partial<Report>)`.
+pub type Partial<T> = <T as Streamed>::Partial;
+
 /// One element of a list, read into its type, at its place in the list.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
