@@ -118,7 +118,8 @@ pub mod __private {
     /// What a generated partial value and its events call.
     pub mod partial {
         pub use crate::typed::partial::{
-            extend, field, grow, item, key, set, shown, shown_item, shown_slot, text, Grow,
+            checked, extend, field, grow, item, key, set, shown, shown_item, shown_slot, text,
+            unchecked, Check, Grow,
         };
     }
 }
@@ -155,8 +156,8 @@ pub mod spec {
 /// [`ToonStream`]).
 pub mod stream {
     pub use crate::typed::{
-        Element, Event, Events, EventsIntoIter, Item, Partial, PartialStream, Streamed, ToonEvents,
-        ToonStream, Update,
+        Element, Event, Events, Item, Partial, PartialStream, Streamed, ToonEvents, ToonStream,
+        Update,
     };
 }
 

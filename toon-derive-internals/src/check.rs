@@ -48,9 +48,30 @@ fn partial_on_structs(cx: &Ctxt, cont: &Container<'_>) {
         );
         return;
     };
+    let ident = &cont.input.ident;
+    let name = partial
+        .name
+        .clone()
+        .unwrap_or_else(|| quote::format_ident!("{ident}Partial"));
+    let event = partial
+        .event
+        .clone()
+        .unwrap_or_else(|| quote::format_ident!("{ident}Event"));
+    if name == event || name == *ident || event == *ident {
+        cx.error_at(
+            partial.span,
+            format!("the partial value and its events need names of their own, apart from each other and from `{ident}`: give `partial(name = \"..\", event = \"..\")` two others"),
+        );
+    }
     let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
     for f in fields.iter().filter(|f| !f.attrs.skip) {
         let variant = crate::case::variant_of(f.ident);
+        if variant == "Self" {
+            cx.error_spanned_by(
+                f.ident,
+                format!("`{}` would name the event variant `Self`, a keyword; give the field another Rust name", f.ident),
+            );
+        }
         if let Some((_, first)) = seen.iter().find(|(v, _)| *v == variant) {
             cx.error_spanned_by(
                 f.ident,

@@ -7,11 +7,13 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::context::read_alone;
+use super::constrain::Measure;
+use super::context::{read_alone, Cx};
 use super::stream::{Event, Events, ToonStream};
 use super::Toon;
 use crate::node::Node;
 use crate::reply::{FinishReason, ParseError, Repair, Reply, ReplyOptions};
+use crate::shape::Constraints;
 
 /// A type whose reply can be watched while it streams: a struct marked
 /// `#[toon(partial)]`, or a `Vec` of any [`Toon`] type.
@@ -129,8 +131,8 @@ pub enum Update<E> {
 /// A field marked `#[toon(stream(done))]` shows only once complete: its
 /// elements or text are held until the reply goes on to another field, or
 /// ends, and then arrive together (BAML's `@stream.done`). A value that does
-/// not read as its field's type shows nowhere; [`finish`](Self::finish)
-/// refuses the reply for it.
+/// not read as its field's type, or is outside its field's constraints,
+/// shows nowhere; [`finish`](Self::finish) refuses the reply for it.
 ///
 /// A struct without `#[toon(partial)]` has no partial value, and is refused
 /// at compile time:
@@ -147,8 +149,10 @@ pub enum Update<E> {
 pub struct PartialStream<T: Streamed> {
     stream: ToonStream<T>,
     partial: T::Partial,
-    /// The events of a `stream(done)` field not yet complete.
-    held: Vec<Event>,
+    /// The elements of a `stream(done)` list not yet complete.
+    held_items: Vec<Event>,
+    /// The text of a `stream(done)` delimited field whose block is open.
+    held_text: Vec<Event>,
 }
 
 impl<T: Streamed> Default for PartialStream<T> {
@@ -164,7 +168,7 @@ where
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PartialStream")
             .field("partial", &self.partial)
-            .field("held", &self.held.len())
+            .field("held", &(self.held_items.len() + self.held_text.len()))
             .finish_non_exhaustive()
     }
 }
@@ -180,7 +184,8 @@ impl<T: Streamed> PartialStream<T> {
         PartialStream {
             stream: ToonStream::with_options(options),
             partial: T::Partial::default(),
-            held: Vec::new(),
+            held_items: Vec::new(),
+            held_text: Vec::new(),
         }
     }
 
@@ -196,7 +201,7 @@ impl<T: Streamed> PartialStream<T> {
     pub fn end(&mut self) -> Vec<Update<T::Event>> {
         let events = self.stream.end();
         let mut updates = self.take(events);
-        self.release(&mut updates);
+        self.release_all(&mut updates);
         updates
     }
 
@@ -227,36 +232,67 @@ impl<T: Streamed> PartialStream<T> {
         for event in events {
             let Some(at) = key(&event) else {
                 // Delimited text stands; what the withdrawn lines gave goes.
-                self.held.retain(|e| matches!(e, Event::Text { .. }));
+                self.held_items.clear();
                 T::__apply(&mut self.partial, &event);
                 updates.push(Update::Withdrawn);
                 continue;
             };
-            // The reply has gone on to another field: the one held is whole.
-            if self.held.first().and_then(key).is_some_and(|k| k != at) {
-                self.release(&mut updates);
-            }
-            // A field of one line is complete with its event.
-            if T::__held(at) && !matches!(event, Event::Field { .. }) {
-                self.held.push(event);
+            let held = T::__held(at);
+            if let Event::Text { .. } = event {
+                // Another block's text: the one held has closed. (A list item
+                // open before a block may go on after it: text ends no list.)
+                if held_key(&self.held_text).is_some_and(|k| k != at) {
+                    release::<T>(&mut self.held_text, &mut self.partial, &mut updates);
+                }
+                if held {
+                    self.held_text.push(event);
+                    continue;
+                }
             } else {
-                self.show(&event, &mut updates);
+                // A line of the document: any block before it has closed,
+                // and a list held has ended if the line is another field's.
+                release::<T>(&mut self.held_text, &mut self.partial, &mut updates);
+                if held_key(&self.held_items).is_some_and(|k| k != at) {
+                    release::<T>(&mut self.held_items, &mut self.partial, &mut updates);
+                }
+                // A field of one line is complete with its event.
+                if held && matches!(event, Event::Item { .. }) {
+                    self.held_items.push(event);
+                    continue;
+                }
             }
+            show::<T>(&event, &mut self.partial, &mut updates);
         }
         updates
     }
 
-    fn release(&mut self, updates: &mut Vec<Update<T::Event>>) {
-        for event in std::mem::take(&mut self.held) {
-            self.show(&event, updates);
-        }
+    fn release_all(&mut self, updates: &mut Vec<Update<T::Event>>) {
+        release::<T>(&mut self.held_items, &mut self.partial, updates);
+        release::<T>(&mut self.held_text, &mut self.partial, updates);
     }
+}
 
-    fn show(&mut self, event: &Event, updates: &mut Vec<Update<T::Event>>) {
-        T::__apply(&mut self.partial, event);
-        if let Some(Ok(typed)) = T::__event(event) {
-            updates.push(Update::Event(typed));
-        }
+/// The key of the field whose events are held.
+fn held_key(held: &[Event]) -> Option<&str> {
+    held.first().and_then(key)
+}
+
+/// Shows the events held, in order.
+fn release<T: Streamed>(
+    held: &mut Vec<Event>,
+    partial: &mut T::Partial,
+    updates: &mut Vec<Update<T::Event>>,
+) {
+    for event in held.drain(..) {
+        show::<T>(&event, partial, updates);
+    }
+}
+
+/// Adds `event` to the partial value, and its typed event to `updates`.
+fn show<T: Streamed>(event: &Event, partial: &mut T::Partial, updates: &mut Vec<Update<T::Event>>) {
+    T::__apply(partial, event);
+    if let Some(Ok(typed)) = T::__event(event) {
+        updates.push(Update::Event(typed));
     }
 }
 
@@ -267,7 +303,7 @@ impl<T: Toon> Streamed for Vec<T> {
 
     fn __event(event: &Event) -> Option<Result<Item<T>, ParseError>> {
         match key(event)? {
-            "" => item(event),
+            "" => item(event, unchecked),
             _ => None,
         }
     }
@@ -275,7 +311,7 @@ impl<T: Toon> Streamed for Vec<T> {
     fn __apply(partial: &mut Option<Vec<T>>, event: &Event) {
         match key(event) {
             None => *partial = None,
-            Some("") => grow(partial, event),
+            Some("") => grow(partial, event, unchecked),
             Some(_) => {}
         }
     }
@@ -290,25 +326,27 @@ pub fn key(event: &Event) -> Option<&str> {
     }
 }
 
-/// A field's value, where `event` gives one.
+/// A field's value, where `event` gives one, meeting `check`.
 #[doc(hidden)]
-pub fn field<V: Toon>(event: &Event) -> Option<Result<V, ParseError>> {
+pub fn field<V: Toon>(event: &Event, check: Check<V>) -> Option<Result<V, ParseError>> {
     match event {
-        Event::Field { value, .. } => Some(read_alone(Node::from(value.clone()))),
+        Event::Field { value, .. } => Some(read_alone(Node::from(value.clone())).and_then(check)),
         _ => None,
     }
 }
 
-/// A list's element, where `event` gives one.
+/// A list's element, where `event` gives one, meeting `check`.
 #[doc(hidden)]
-pub fn item<E: Toon>(event: &Event) -> Option<Result<Item<E>, ParseError>> {
+pub fn item<E: Toon>(event: &Event, check: Check<E>) -> Option<Result<Item<E>, ParseError>> {
     match event {
-        Event::Item { index, element, .. } => Some(element.decode().map(|value| Item {
-            index: *index,
-            value,
-            line: element.line(),
-            repairs: element.repairs().to_vec(),
-        })),
+        Event::Item { index, element, .. } => {
+            Some(element.decode().and_then(check).map(|value| Item {
+                index: *index,
+                value,
+                line: element.line(),
+                repairs: element.repairs().to_vec(),
+            }))
+        }
         _ => None,
     }
 }
@@ -322,25 +360,51 @@ pub fn text(event: &Event) -> Option<Result<String, ParseError>> {
     }
 }
 
-/// Sets a field of one line from its event.
+/// What a value must be to be shown: its field's constraints, checked as
+/// the whole reply checks them (`checked`), or none (`unchecked`).
 #[doc(hidden)]
-pub fn set<V: Toon>(slot: &mut Option<V>, event: &Event) {
-    if let Some(Ok(value)) = field(event) {
+pub type Check<V> = fn(V) -> Result<V, ParseError>;
+
+/// A value with no constraint to meet.
+#[doc(hidden)]
+pub fn unchecked<V>(value: V) -> Result<V, ParseError> {
+    Ok(value)
+}
+
+/// A value within `constraints`, or the refusal the whole reply gives it.
+#[doc(hidden)]
+pub fn checked<V: Measure>(
+    value: V,
+    key: &'static str,
+    constraints: &Constraints,
+) -> Result<V, ParseError> {
+    let mut cx = Cx::default();
+    cx.check(&value, key, constraints)?;
+    match cx.violations().into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(value),
+    }
+}
+
+/// Sets a field of one line from its event, where its value meets `check`.
+#[doc(hidden)]
+pub fn set<V: Toon>(slot: &mut Option<V>, event: &Event, check: Check<V>) {
+    if let Some(Ok(value)) = field(event, check) {
         *slot = Some(value);
     }
 }
 
-/// Grows a list by its element's event (or sets it whole, from a line such as
-/// `key: null`).
+/// Grows a list by its element's event, where the element meets `check`
+/// (or sets it whole, from a line such as `key: null`).
 #[doc(hidden)]
-pub fn grow<C: Grow>(slot: &mut Option<C>, event: &Event) {
+pub fn grow<C: Grow>(slot: &mut Option<C>, event: &Event, check: Check<C::Item>) {
     match event {
         Event::Item { .. } => {
-            if let Some(Ok(item)) = item::<C::Item>(event) {
+            if let Some(Ok(item)) = item(event, check) {
                 slot.get_or_insert_with(C::empty).push(item.value);
             }
         }
-        _ => set(slot, event),
+        _ => set(slot, event, unchecked),
     }
 }
 
@@ -349,7 +413,7 @@ pub fn grow<C: Grow>(slot: &mut Option<C>, event: &Event) {
 pub fn extend(slot: &mut Option<String>, event: &Event) {
     match event {
         Event::Text { delta, .. } => slot.get_or_insert_with(String::new).push_str(delta),
-        _ => set(slot, event),
+        _ => set(slot, event, unchecked),
     }
 }
 

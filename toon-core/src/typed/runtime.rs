@@ -300,7 +300,7 @@ impl RuntimeStream {
 /// Adds `events` to the partial value of the root struct in scope, each
 /// value read by its field's shape, as the generated `Streamed::__apply`
 /// does for a derived struct.
-fn fill(partial: &mut Map<String, Value>, events: &super::Events) {
+fn fill(partial: &mut Map<String, Value>, events: &[super::Event]) {
     let frame = top();
     let Shape::Struct(root) = frame.shape.resolve() else {
         return;
@@ -328,19 +328,28 @@ fn fill(partial: &mut Map<String, Value>, events: &super::Events) {
                 let Some(item) = list_item(&field.shape) else {
                     continue;
                 };
-                let read = inside(&frame, item, || super::partial::item::<Dynamic>(event));
+                let read = inside(&frame, item, || {
+                    super::partial::item::<Dynamic>(event, super::partial::unchecked)
+                });
+                // Each element within the field's `inner` constraints.
+                let read = read.map(|r| {
+                    r.and_then(|item| super::partial::checked(item.value, field.name, &field.inner))
+                });
                 if let Some(Ok(item)) = read {
                     if let Value::Array(items) = partial
                         .entry(field.name)
                         .or_insert_with(|| Value::Array(Vec::new()))
                     {
-                        items.push(item.value.0);
+                        items.push(item.0);
                     }
                 }
             }
             _ => {
                 let read = inside(&frame, &field.shape, || {
-                    super::partial::field::<Dynamic>(event)
+                    super::partial::field::<Dynamic>(event, super::partial::unchecked)
+                })
+                .map(|r| {
+                    r.and_then(|v| super::partial::checked(v, field.name, &field.constraints))
                 });
                 if let Some(Ok(value)) = read {
                     partial.insert(field.name.to_owned(), value.0);

@@ -17,7 +17,8 @@ use crate::reply::{ParseError, ParseErrorKind, Repair};
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Event {
-    /// A top-level field with a scalar value, complete.
+    /// A top-level field with a scalar value, complete, or a list declared
+    /// empty (`tags[0]:`) once the next line shows no element follows.
     Field {
         /// The field's key: the type's name for it (borrowed, so that an
         /// event costs no allocation for it), or the text's where the type
@@ -175,31 +176,31 @@ impl Columns {
 }
 
 impl Element {
-    /// A clean row, kept as its text: in `last`, the previous row's, where
-    /// it is of the same table and no element holds it any more.
+    /// A clean row, kept as its text: in `last`, the previous row of its
+    /// table (the reader empties it as a table begins), where no element
+    /// holds it any more.
     pub(crate) fn row(
         last: &mut Option<Arc<RowText>>,
         text: &str,
         columns: &Arc<Columns>,
         line: usize,
     ) -> Self {
-        let reused = match last.as_mut().and_then(Arc::get_mut) {
-            Some(row) if Arc::ptr_eq(&row.columns, columns) => {
+        let row = match last.as_mut().and_then(Arc::get_mut) {
+            Some(row) => {
                 row.text.clear();
                 row.text.push_str(text);
-                true
+                last.clone()
             }
-            _ => false,
+            None => None,
         };
-        let row = match last {
-            Some(row) if reused => Arc::clone(row),
-            _ => last
-                .insert(Arc::new(RowText {
-                    text: text.to_owned(),
-                    columns: Arc::clone(columns),
-                }))
-                .clone(),
-        };
+        let row = row.unwrap_or_else(|| {
+            let row = Arc::new(RowText {
+                text: text.to_owned(),
+                columns: Arc::clone(columns),
+            });
+            *last = Some(Arc::clone(&row));
+            row
+        });
         Element {
             body: Body::Row(row),
             line,

@@ -59,7 +59,7 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 pub use event::{Element, Event, StreamRow};
-pub use events::{Events, IntoIter as EventsIntoIter};
+pub use events::Events;
 use reader::Reader;
 
 use super::guide::TypeGuide;
@@ -177,7 +177,7 @@ impl<T: Toon> ToonStream<T> {
         // most chunks end here, so this much is inlined at the caller.
         if self.lines_only {
             match append(&mut self.text, chunk) {
-                None => return Events::new(),
+                None => return Events::default(),
                 // The line's end is found: it is not searched for again.
                 Some(at) => self.searched = start + at,
             }
@@ -196,7 +196,7 @@ impl<T: Toon> ToonStream<T> {
             self.over_limit();
         }
         // Most pushes that end a line decide one event.
-        let mut events = Events::new();
+        let mut events = Events::default();
         loop {
             if self.prose.is_some() {
                 if self.prose_text(&mut events) {
@@ -252,7 +252,7 @@ impl<T: Toon> ToonStream<T> {
         self.ended = true;
         // The last line may open a block that waited for the line to end.
         let mut events = if self.lines_only {
-            Events::new()
+            Events::default()
         } else {
             self.read_lines()
         };

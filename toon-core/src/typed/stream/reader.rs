@@ -36,6 +36,8 @@ enum Block {
         /// the stream reads (see `node::Memo`).
         memo: Memo,
         index: usize,
+        /// Declared `[0]`: a table of no rows, if none follows.
+        empty: bool,
     },
     /// A list: where its header was, and the lines of the item being written.
     List {
@@ -44,6 +46,8 @@ enum Block {
         index: usize,
         item: Vec<(usize, String)>,
         item_indent: Option<usize>,
+        /// Declared `[0]`: a list of no items, if none follows.
+        empty: bool,
     },
 }
 
@@ -69,7 +73,8 @@ pub(super) struct Reader {
     line: usize,
     /// Whether the whole reply keeps a table row, as the type reads it.
     stream_row: ReadRow,
-    /// The last clean row's text, written over by the next where no event holds it.
+    /// The last clean row's text, of the table being read, written over by
+    /// the next where no event holds it.
     last_row: Option<Arc<RowText>>,
     /// Tool-call wrappers opened and not yet closed.
     open_tags: usize,
@@ -113,11 +118,11 @@ impl Reader {
             options,
             line: 0,
             stream_row,
+            last_row: None,
             open_tags: 0,
             think: Think::default(),
             emitted: false,
             row_depth: None,
-            last_row: None,
         }
     }
 
@@ -372,6 +377,7 @@ impl Reader {
                         _ => None,
                     };
                     self.row_depth = None;
+                    self.last_row = None;
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
@@ -379,6 +385,7 @@ impl Reader {
                         columns,
                         memo: Memo::new(),
                         index: 0,
+                        empty: h.length == 0,
                     };
                 } else if h.fields.is_none() && h.rest.is_empty() {
                     self.block = Block::List {
@@ -387,6 +394,7 @@ impl Reader {
                         index: 0,
                         item: Vec::new(),
                         item_indent: None,
+                        empty: h.length == 0,
                     };
                 } else if h.fields.is_none() {
                     let at = self.line;
@@ -484,6 +492,7 @@ impl Reader {
             columns,
             memo,
             index,
+            ..
         } = &mut self.block
         else {
             return;
@@ -618,7 +627,29 @@ impl Reader {
             self.emit_item(last, events);
             self.emitted |= events.len() > before;
         }
-        self.block = Block::Opaque;
+        // A list declared empty, and left so, is decided: an empty array.
+        match std::mem::replace(&mut self.block, Block::Opaque) {
+            Block::Table {
+                key,
+                index: 0,
+                empty: true,
+                ..
+            }
+            | Block::List {
+                key,
+                index: 0,
+                empty: true,
+                ..
+            } => {
+                events.push(Event::Field {
+                    key,
+                    value: Value::Array(Vec::new()),
+                    repairs: Vec::new(),
+                });
+                self.emitted = true;
+            }
+            _ => {}
+        }
     }
 
     /// Decodes a small document through the reply decoder (with the type's
