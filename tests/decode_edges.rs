@@ -58,6 +58,32 @@ fn crlf_line_endings_are_accepted() {
     );
 }
 
+/// Each place a token's error can stand is given its column from the byte
+/// where the token begins: a cell in the middle of a row, a value of an
+/// inline array, a value after a key, a key in a list item, a key's escape,
+/// a header's count, and text after a header's colon.
+#[test]
+fn a_token_error_is_at_its_column_wherever_the_token_stands() {
+    let at = |text: &str| {
+        let e = strict(text).unwrap_err();
+        (e.kind(), e.line(), e.column())
+    };
+    use DecodeErrorKind::*;
+    // `"b\q"` is the third cell; its bad escape is 2 bytes in.
+    assert_eq!(at("t[1]{a,b,c}:\n  1,x,\"b\\q\""), (InvalidEscape, 2, 9));
+    // The second inline value, an unterminated string.
+    assert_eq!(at("tags[2]: a,\"b"), (UnterminatedString, 1, 12));
+    // A value after a key in a list item's first field.
+    assert_eq!(at("xs[1]:\n  - k: \"open"), (UnterminatedString, 2, 8));
+    // A quoted key with a bad escape, in a list item.
+    assert_eq!(at("xs[1]:\n  - \"k\\q\": 1"), (InvalidEscape, 2, 7));
+    // Text after a table header's colon.
+    assert_eq!(at("t[1]{a}: 5\n  1"), (InvalidHeader, 1, 10));
+    // A cell past the width: the row from its start.
+    assert_eq!(at("t[1]{a}:\n    1,2").1, 2);
+    assert_eq!(at("t[1]{a}:\n    1,2").2, 5);
+}
+
 #[test]
 fn errors_name_the_line_column_and_text() {
     let err = strict("user:\n  name: Ada\n  tags[3]: a,b").unwrap_err();

@@ -7,8 +7,8 @@ use serde_json::Value;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::header::{parse_header, Field, Header, HeaderParse};
 use crate::lex::{
-    find_unquoted, find_unquoted_byte, offset_in, parse_quoted, parse_value_token, read_cells,
-    split_unquoted, trim_spaces, LexError,
+    find_unquoted, find_unquoted_byte, parse_quoted, parse_value_token, read_cells, split_unquoted,
+    split_unquoted_spans, trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
 use crate::node::{fill, Node, Object, Placed, Scalar, Table};
@@ -179,7 +179,7 @@ impl<'a> Parser<'a, '_> {
                         && (self.c.lines.len() > 1
                             || find_unquoted(first.content, |c| c == ':').is_some()) =>
                 {
-                    return Err(lex_error(&first, first.content, e));
+                    return Err(lex_error(&first, 0, first.content, e));
                 }
                 _ => {}
             }
@@ -192,7 +192,7 @@ impl<'a> Parser<'a, '_> {
                 self.c.pos += 1;
                 return parse_value_token(first.content)
                     .map(Node::Scalar)
-                    .map_err(|e| lex_error(&first, first.content, e));
+                    .map_err(|e| lex_error(&first, 0, first.content, e));
             }
         }
         let mut map = Object::new();
@@ -204,7 +204,7 @@ impl<'a> Parser<'a, '_> {
         match self.c.peek() {
             Some(line) if self.strict => Err(error_at(
                 &line,
-                line.content,
+                0,
                 DecodeErrorKind::UnexpectedLine,
                 "content after the root array has ended; a document with a root array holds nothing else",
             )),
@@ -254,7 +254,7 @@ impl<'a> Parser<'a, '_> {
     fn over_indented(&self, line: &Line<'_>, depth: usize) -> DecodeError {
         error_at(
             line,
-            line.content,
+            0,
             DecodeErrorKind::UnexpectedIndent,
             format!(
                 "line is indented {} level(s) but only {} fit here; the line before it does not open a block this deep",
@@ -273,7 +273,7 @@ impl<'a> Parser<'a, '_> {
         if self.strict && map.contains_key(&key) {
             return Err(error_at(
                 line,
-                line.content,
+                0,
                 DecodeErrorKind::DuplicateKey,
                 format!("key `{key}` appears twice in the same object"),
             ));
@@ -299,18 +299,20 @@ impl<'a> Parser<'a, '_> {
             HeaderParse::Header(_) if self.strict => {
                 return Err(error_at(
                     line,
-                    content,
+                    end_at(line, content),
                     DecodeErrorKind::InvalidHeader,
                     "a header without a key is only allowed at the document root or after `- `; give it a key",
                 ))
             }
-            HeaderParse::Malformed(e) if self.strict => return Err(lex_error(line, content, e)),
+            HeaderParse::Malformed(e) if self.strict => {
+                return Err(lex_error(line, end_at(line, content), content, e))
+            }
             _ => {}
         }
         let Some(colon) = find_unquoted(content, |c| c == ':') else {
             return Err(error_at(
                 line,
-                content,
+                end_at(line, content),
                 DecodeErrorKind::MissingColon,
                 format!(
                     "expected `key: value` but `{}` has no colon",
@@ -319,7 +321,7 @@ impl<'a> Parser<'a, '_> {
             ));
         };
         let key_token = trim_spaces(&content[..colon]);
-        let key = key(line, key_token)?;
+        let key = key(line, end_at(line, content), key_token)?;
         let rest = trim_spaces(&content[colon + 1..]);
         let value = if rest.is_empty() {
             let mut map = Object::new();
@@ -330,7 +332,10 @@ impl<'a> Parser<'a, '_> {
         } else if rest == "[]" {
             Node::Array(Vec::new())
         } else {
-            Node::Scalar(parse_value_token(rest).map_err(|e| lex_error(line, rest, e))?)
+            Node::Scalar(
+                parse_value_token(rest)
+                    .map_err(|e| lex_error(line, end_at(line, rest), rest, e))?,
+            )
         };
         Ok((key, value))
     }
@@ -340,7 +345,7 @@ impl<'a> Parser<'a, '_> {
         if depth >= self.max_depth {
             return Err(error_at(
                 line,
-                line.content,
+                0,
                 DecodeErrorKind::DepthLimit,
                 format!(
                     "nesting deeper than the limit of {} (the max_depth option)",
@@ -351,7 +356,7 @@ impl<'a> Parser<'a, '_> {
         if let (Some(dup), true) = (&h.duplicate_field, self.strict) {
             return Err(error_at(
                 line,
-                line.content,
+                0,
                 DecodeErrorKind::InvalidHeader,
                 format!("field `{dup}` appears twice in the header's field list"),
             ));
@@ -360,7 +365,7 @@ impl<'a> Parser<'a, '_> {
             if !h.rest.is_empty() && self.strict {
                 return Err(error_at(
                     line,
-                    h.rest,
+                    end_at(line, h.rest),
                     DecodeErrorKind::InvalidHeader,
                     "a header with a field list ends at its colon; put the rows on the lines below it",
                 ));
@@ -377,11 +382,14 @@ impl<'a> Parser<'a, '_> {
             // declares more values than it found: the model split the list by
             // something else, and one value in place of several is a guess.
             let mut split_otherwise = false;
-            for token in split_unquoted(h.rest, h.delim) {
+            let rest_at = end_at(line, h.rest);
+            for (start, end) in split_unquoted_spans(h.rest, h.delim) {
+                let token = &h.rest[start..end];
                 split_otherwise |= !token.trim_start().starts_with('"')
                     && token
                         .contains(|c: char| matches!(c, ',' | '|' | '\t' | ';') && c != h.delim);
-                let value = parse_value_token(token).map_err(|e| lex_error(line, token, e))?;
+                let value = parse_value_token(token)
+                    .map_err(|e| lex_error(line, rest_at + start, token, e))?;
                 values.push(Placed::new(line.number(), Node::Scalar(value)));
             }
             if split_otherwise && values.len() < h.length {
@@ -419,10 +427,8 @@ impl<'a> Parser<'a, '_> {
         what: &str,
     ) -> DecodeError {
         // Point at the declared length: the digits after the line's first `[`.
-        let len_at = line
-            .content
-            .find('[')
-            .map_or(line.content, |i| &line.content[i + 1..]);
+        let at = line.content.find('[').map_or(0, |i| i + 1);
+        let len_at = &line.content[at..];
         // As written: a length past `usize` is held as `usize::MAX`.
         let written = len_at
             .split(|c: char| !c.is_ascii_digit())
@@ -431,7 +437,7 @@ impl<'a> Parser<'a, '_> {
             .map_or_else(|| h.length.to_string(), str::to_owned);
         error_at(
             line,
-            len_at,
+            at,
             DecodeErrorKind::LengthMismatch,
             format!(
                 "header declares {written} {what} but has {actual}; make `[{written}]` match what follows"
@@ -534,13 +540,15 @@ impl<'a> Parser<'a, '_> {
         cells: &mut Vec<Scalar<'a>>,
     ) -> Result<()> {
         let start = cells.len();
-        read_cells(content, delim, cells).map_err(|(cell, e)| lex_error(row, cell, e))?;
+        read_cells(content, delim, cells).map_err(|((start, end), e)| {
+            lex_error(row, end_at(row, content) + start, &content[start..end], e)
+        })?;
         let found = cells.len() - start;
         if self.strict && found != width {
             cells.truncate(start);
             return Err(error_at(
                 row,
-                row.content,
+                0,
                 DecodeErrorKind::WidthMismatch,
                 format!(
                     "row has {found} {} but the header names {width} {}; quote any cell that contains the delimiter",
@@ -573,7 +581,7 @@ impl<'a> Parser<'a, '_> {
                 }
                 return Err(error_at(
                     &row,
-                    row.content,
+                    0,
                     DecodeErrorKind::UnexpectedLine,
                     "a keyed row needs its key and a colon, like `alice: 30,Berlin`",
                 ));
@@ -581,7 +589,7 @@ impl<'a> Parser<'a, '_> {
             self.claim(&row, count > 0 || saved_span > 0)?;
             self.span = saved_span + 1;
             count += 1;
-            let key = key(&row, trim_spaces(&row.content[..colon]))?;
+            let key = key(&row, 0, trim_spaces(&row.content[..colon]))?;
             let rest = trim_spaces(&row.content[colon + 1..]);
             cells.clear();
             self.row_cells(&row, rest, h.delim, width, &mut cells)?;
@@ -619,7 +627,7 @@ impl<'a> Parser<'a, '_> {
                 // and non-strict mode alike, never a line silently passed over.
                 return Err(error_at(
                     &item,
-                    item.content,
+                    0,
                     DecodeErrorKind::UnexpectedLine,
                     format!(
                         "`{}` stands among the list's items but is not one; start an item with `- `, or indent the line under the item it belongs to",
@@ -650,7 +658,7 @@ impl<'a> Parser<'a, '_> {
                 if h.fields.is_some() && self.strict {
                     return Err(error_at(
                         line,
-                        rest,
+                        end_at(line, rest),
                         DecodeErrorKind::InvalidHeader,
                         "a list item cannot hold a table without a key; use `- [N]:` with items below it, or give the table a key",
                     ));
@@ -660,14 +668,14 @@ impl<'a> Parser<'a, '_> {
             HeaderParse::Malformed(e)
                 if self.strict && find_unquoted(rest, |c| c == ':').is_some() =>
             {
-                return Err(lex_error(line, rest, e));
+                return Err(lex_error(line, end_at(line, rest), rest, e));
             }
             _ => {}
         }
         if find_unquoted(rest, |c| c == ':').is_none() {
             return parse_value_token(rest)
                 .map(Node::Scalar)
-                .map_err(|e| lex_error(line, rest, e));
+                .map_err(|e| lex_error(line, end_at(line, rest), rest, e));
         }
         // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
         let mut map = Object::new();
@@ -678,27 +686,35 @@ impl<'a> Parser<'a, '_> {
     }
 }
 
+/// An error at byte `at` of `line`'s content, placed at its column.
 pub(crate) fn error_at(
     line: &Line<'_>,
-    at: &str,
+    at: usize,
     kind: DecodeErrorKind,
     msg: impl Into<String>,
 ) -> DecodeError {
-    let offset = offset_in(line.content, at).min(line.content.len());
-    let column = line.indent() + line.content[..offset].chars().count() + 1;
+    let before = line.content.get(..at).unwrap_or(line.content);
+    let column = line.indent() + before.chars().count() + 1;
     DecodeError::new(kind, line.number(), column, msg, line.content)
 }
 
-/// A token's error, at its column of `line`.
-pub(crate) fn lex_error(line: &Line<'_>, token: &str, e: LexError) -> DecodeError {
-    let at = &token[e.offset.min(token.len())..];
-    error_at(line, at, e.kind, e.message)
+/// Where `rest`, the end of `line`'s content (what follows a key, a list
+/// item's `- ` or a header), begins in it.
+pub(crate) fn end_at(line: &Line<'_>, rest: &str) -> usize {
+    line.content.len().saturating_sub(rest.len())
 }
 
-/// A key token as text: a quoted key unescaped, an unquoted one as written.
-pub(crate) fn key(line: &Line<'_>, token: &str) -> Result<String> {
+/// The error of `token`, which begins at byte `at` of `line`'s content, at
+/// its column.
+pub(crate) fn lex_error(line: &Line<'_>, at: usize, token: &str, e: LexError) -> DecodeError {
+    error_at(line, at + e.offset.min(token.len()), e.kind, e.message)
+}
+
+/// A key token as text, the token beginning at byte `at` of `line`'s
+/// content: a quoted key unescaped, an unquoted one as written.
+pub(crate) fn key(line: &Line<'_>, at: usize, token: &str) -> Result<String> {
     if token.starts_with('"') {
-        parse_quoted(token).map_err(|e| lex_error(line, token, e))
+        parse_quoted(token).map_err(|e| lex_error(line, at, token, e))
     } else {
         Ok(token.to_owned())
     }

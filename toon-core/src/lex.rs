@@ -26,11 +26,6 @@ impl LexError {
     }
 }
 
-/// Byte offset of `inner` within `outer`; `inner` must be a subslice of `outer`.
-pub(crate) fn offset_in(outer: &str, inner: &str) -> usize {
-    (inner.as_ptr() as usize).saturating_sub(outer.as_ptr() as usize)
-}
-
 /// Trims U+0020 only, never tabs or other whitespace (§12 token trimming).
 pub(crate) fn trim_spaces(s: &str) -> &str {
     let b = s.as_bytes();
@@ -119,29 +114,51 @@ pub(crate) fn cut_in_escape(line: &str) -> bool {
 /// An empty `s` gives one empty token; callers that treat "nothing" as zero
 /// values check for that before splitting.
 pub(crate) fn split_unquoted(s: &str, delim: char) -> impl Iterator<Item = &str> {
-    let mut rest = Some(s);
+    split_unquoted_spans(s, delim).map(move |(start, end)| &s[start..end])
+}
+
+/// [`split_unquoted`] as the byte range of each piece in `s`.
+pub(crate) fn split_unquoted_spans(
+    s: &str,
+    delim: char,
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut from = Some(0);
     // Delimiters are ASCII (`,`, `|`, tab): the header parser accepts no other.
     let d = u8::try_from(delim).unwrap_or(b',');
     // Most rows quote nothing: then every delimiter splits, and one byte search finds each.
     let plain = memchr::memchr(b'"', s.as_bytes()).is_none();
     std::iter::from_fn(move || {
-        let r = rest?;
+        let start = from?;
+        let r = &s[start..];
         let next = if plain {
             memchr::memchr(d, r.as_bytes())
         } else {
             find_unquoted_byte(r, d, d)
         };
-        Some(trim_spaces(match next {
+        let end = match next {
             Some(i) => {
-                rest = Some(&r[i + delim.len_utf8()..]);
-                &r[..i]
+                from = Some(start + i + delim.len_utf8());
+                start + i
             }
             None => {
-                rest = None;
-                r
+                from = None;
+                s.len()
             }
-        }))
+        };
+        Some(trimmed_span(s, start, end))
     })
+}
+
+/// The range `start..end` of `s` without the spaces at either end, as
+/// [`trim_spaces`] cuts them.
+fn trimmed_span(s: &str, start: usize, end: usize) -> (usize, usize) {
+    let piece = &s.as_bytes()[start..end];
+    let lead = piece.iter().position(|&c| c != b' ').unwrap_or(piece.len());
+    let trail = piece
+        .iter()
+        .rposition(|&c| c != b' ')
+        .map_or(lead, |i| i + 1);
+    (start + lead, start + trail)
 }
 
 /// A row's cells in order, appended to `cells`: a quoted cell unescaped, any
@@ -152,7 +169,7 @@ pub(crate) fn read_cells<'a>(
     content: &'a str,
     delim: char,
     cells: &mut Vec<Scalar<'a>>,
-) -> Result<(), (&'a str, LexError)> {
+) -> Result<(), ((usize, usize), LexError)> {
     let b = content.as_bytes();
     // Looked for a quote only in a short row: a longer one is searched anyway.
     if delim.is_ascii() && b.len() <= 64 && memchr::memchr(b'"', b).is_none() {
@@ -173,7 +190,9 @@ pub(crate) fn read_cells<'a>(
         return Ok(());
     }
     let start = cells.len();
-    for cell in split_unquoted(content, delim).take_while(|_| !content.is_empty()) {
+    let spans = split_unquoted_spans(content, delim).take_while(|_| !content.is_empty());
+    for (from, to) in spans {
+        let cell = &content[from..to];
         let read = if cell.starts_with('"') {
             parse_value_token(cell)
         } else {
@@ -183,7 +202,7 @@ pub(crate) fn read_cells<'a>(
             Ok(value) => cells.push(value),
             Err(e) => {
                 cells.truncate(start);
-                return Err((cell, e));
+                return Err(((from, to), e));
             }
         }
     }

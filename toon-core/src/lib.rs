@@ -199,7 +199,9 @@ pub use schema_derive::OutputSchema;
 /// variants. `#[toon(..)]` takes the same keys in the same places, plus `crate`,
 /// `max_len`, `max_items`, `range`, `length`, `pattern` and `delimited` (a
 /// `String` field written after the TOON lines between `<name>` and `</name>`,
-/// see docs/types.md); a key in the wrong
+/// see docs/types.md), and `partial` on a struct with `stream(done)` on its
+/// fields (the value a [`PartialStream`](stream::PartialStream) fills as the
+/// reply streams, see docs/streaming.md); a key in the wrong
 /// place is an error saying where it belongs. Doc comments, including
 /// `#[doc = include_str!(..)]` and `#[doc = concat!(..)]`, become descriptions.
 #[cfg(feature = "derive")]

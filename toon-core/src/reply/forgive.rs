@@ -3,7 +3,7 @@
 //! written as `key: value` blocks where rows or items belong. Each forgiven
 //! refusal is kept as a [`Note`], which becomes the reply's repair.
 
-use crate::decode::{error_at, key, lex_error, Cursor, Forgive, Result};
+use crate::decode::{end_at, error_at, key, lex_error, Cursor, Forgive, Result};
 use crate::error::DecodeErrorKind;
 use crate::header::{parse_header, Field, HeaderParse};
 use crate::lex::{find_unquoted, parse_value_token, trim_spaces, Scalar};
@@ -93,7 +93,7 @@ impl<'a> Forgive<'a> for Forgiving {
             if rest.is_empty() || !matches!(parse_header(line.content, 1), HeaderParse::NotHeader) {
                 break; // nested values are not records of primitives
             }
-            let key = key(&line, trim_spaces(&line.content[..colon]))?;
+            let key = key(&line, 0, trim_spaces(&line.content[..colon]))?;
             // Under a field list, a key it does not name is no record's: a row
             // with a colon in its first cell (`10:30,start`) for the decoder to refuse.
             if fields.is_some_and(|fields| !fields.iter().any(|f| f.name == key)) {
@@ -102,7 +102,8 @@ impl<'a> Forgive<'a> for Forgiving {
                 }
                 break;
             }
-            let value = parse_value_token(rest).map_err(|e| lex_error(&line, rest, e))?;
+            let value = parse_value_token(rest)
+                .map_err(|e| lex_error(&line, end_at(&line, rest), rest, e))?;
             let blank = !entries.is_empty() && line.blank_before().is_some();
             if blank && at_blank.is_none() {
                 at_blank = Some(line);
@@ -124,7 +125,7 @@ impl<'a> Forgive<'a> for Forgiving {
                 } else {
                     return Err(error_at(
                         &line,
-                        line.content,
+                        0,
                         DecodeErrorKind::BlankLineInArray,
                         format!(
                             "the blank line before line {} may end a record or not, and the header's count ({declared}) does not tell which ({} or {} records); write each record's keys together, or the rows as a table",

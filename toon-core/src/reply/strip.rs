@@ -114,9 +114,10 @@ pub(crate) fn strip<'c>(
 /// is not the answer's. (Reasoning a chat template opened shows only its
 /// `</think>`, which a stream cannot know of until it comes: not counted.)
 pub(crate) fn opening_reasoning_end(completion: &str) -> Option<usize> {
-    let first = crate::lines::raw_lines(completion).find(|l| !is_blank(l))?;
-    let from = first.trim_start().strip_prefix(THINK_OPEN)?;
-    let from = from.as_ptr() as usize - completion.as_ptr() as usize;
+    let (start, first) = crate::lines::raw_line_spans(completion).find(|(_, l)| !is_blank(l))?;
+    let opening = first.trim_start();
+    opening.strip_prefix(THINK_OPEN)?;
+    let from = start + (first.len() - opening.len()) + THINK_OPEN.len();
     Some(
         completion[from..]
             .find(THINK_CLOSE)

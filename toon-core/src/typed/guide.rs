@@ -7,7 +7,9 @@ use std::borrow::Cow;
 use super::context::loose_variant;
 use crate::encode::quote;
 use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, offset_in, parse_number, split_unquoted, trim_spaces, whole};
+use crate::lex::{
+    find_unquoted, parse_number, split_unquoted, split_unquoted_spans, trim_spaces, whole,
+};
 use crate::reply::layout::{add_header_colon, indent_of, significant};
 use crate::reply::Guide;
 use crate::reply::{Repair, RepairKind};
@@ -313,7 +315,8 @@ fn mend_rows(
         if count + 1 != width && count <= width {
             continue;
         }
-        let cells: Vec<&str> = split_unquoted(row, h.delim).collect();
+        let spans: Vec<(usize, usize)> = split_unquoted_spans(row, h.delim).collect();
+        let cells: Vec<&str> = spans.iter().map(|&(a, b)| &row[a..b]).collect();
         if cells.len() + 1 == width {
             // One cell short: which column can be missing, every other cell still
             // valid for its column? Only one candidate is a reading, not a guess.
@@ -364,8 +367,7 @@ fn mend_rows(
             continue;
         };
         let last = t + extra;
-        let start = offset_in(row, cells[t]);
-        let stop = offset_in(row, cells[last]) + cells[last].len();
+        let (start, stop) = (spans[t].0, spans[last].1);
         let fixed = format!(
             "{}{}{}{}",
             &line[..indent],
