@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::header::{parse_header, Field, Header, HeaderParse};
 use crate::lex::{
-    find_unquoted, find_unquoted_byte, parse_quoted, parse_value_token, read_cells, split_unquoted,
+    find_unquoted, is_row, parse_quoted, parse_value_token, read_cells, split_unquoted,
     split_unquoted_spans, trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
@@ -476,11 +476,7 @@ impl<'a> Parser<'a, '_> {
         let mut records = None;
         let mut dropped = None;
         while let Some(row) = self.next_in_scope(depth)? {
-            // A row unless an unquoted colon comes before any delimiter (a `key: value` line).
-            let d = u8::try_from(h.delim).unwrap_or(b',');
-            let first = find_unquoted_byte(row.content, b':', d);
-            let is_row = !matches!(first, Some(i) if row.content.as_bytes()[i] == b':');
-            if !is_row {
+            if !is_row(row.content, h.delim) {
                 if table.len() == 0 {
                     records =
                         self.forgive

@@ -56,6 +56,24 @@ pub(crate) fn find_unquoted(s: &str, pred: impl Fn(char) -> bool) -> Option<usiz
     None
 }
 
+/// Whether a line under a table header of `delim` is a row: no unquoted
+/// colon before its first unquoted delimiter. A `key: value` line is a
+/// record written as a block. The decoder and the stream tell rows so.
+pub(crate) fn is_row(content: &str, delim: char) -> bool {
+    let d = u8::try_from(delim).unwrap_or(b',');
+    // Most lines decide it within their first cell, before any quote: a
+    // plain loop there costs less than a search's setup.
+    for &b in content.as_bytes() {
+        match b {
+            b':' => return false,
+            b'"' => break,
+            _ if b == d => return true,
+            _ => {}
+        }
+    }
+    !matches!(find_unquoted_byte(content, b':', d), Some(i) if content.as_bytes()[i] == b':')
+}
+
 /// [`find_unquoted`] for the ASCII bytes `x` or `y` (the same byte twice for
 /// one), skipping ahead with `memchr`: the hot path of reading table rows.
 pub(crate) fn find_unquoted_byte(s: &str, x: u8, y: u8) -> Option<usize> {
@@ -575,6 +593,9 @@ mod tests {
             assert_eq!(find_unquoted_byte(s, b',', b','), comma, "{s:?}");
             assert_eq!(find_unquoted(s, |c| c == ':' || c == ','), either, "{s:?}");
             assert_eq!(find_unquoted_byte(s, b':', b','), either, "{s:?}");
+            // A row: no unquoted colon before the first unquoted delimiter.
+            let row = !matches!(either, Some(i) if s.as_bytes()[i] == b':');
+            assert_eq!(is_row(s, ','), row, "{s:?}");
         }
     }
 

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::super::context::read_alone;
 use super::super::{RowCells, Toon};
 use crate::header::Field;
-use crate::lex::{find_unquoted_byte, read_cells};
+use crate::lex::read_cells;
 use crate::node::{fill, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, Repair};
 
@@ -154,15 +154,6 @@ impl Columns {
     pub(crate) fn clean_cells<'t>(&self, text: &'t str, cells: &mut Vec<Scalar<'t>>) -> bool {
         cells.clear();
         read_cells(text, self.delim, cells).is_ok() && self.width > 0 && cells.len() == self.width
-    }
-
-    /// Whether a line with a colon is a row as the decoder tells one: its
-    /// first unquoted colon or header delimiter is the delimiter. (A `|` or a
-    /// tab before the colon does not make `a|b: c,...` a row under a `,`
-    /// header, though the stream's sorting of lines lets any delimiter do.)
-    pub(crate) fn row_despite_colon(&self, text: &str) -> bool {
-        let delim = u8::try_from(self.delim).unwrap_or(b',');
-        !matches!(find_unquoted_byte(text, b':', delim), Some(i) if text.as_bytes()[i] == b':')
     }
 
     /// Lends the table's memo to `read`; a fresh one while another thread

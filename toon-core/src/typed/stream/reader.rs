@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::event::{CleanRow, Columns, Element, Event, RowText, StreamRow};
 use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, trim_spaces};
+use crate::lex::{find_unquoted, is_row, trim_spaces};
 use crate::node::{Memo, Node};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
@@ -31,6 +31,8 @@ enum Block {
         key: Cow<'static, str>,
         header: String,
         header_line: usize,
+        /// The header's delimiter, which tells a row from a record.
+        delim: char,
         columns: Option<Arc<Columns>>,
         /// Where the type found its fields among the columns, for the rows
         /// the stream reads (see `node::Memo`).
@@ -150,9 +152,9 @@ impl Reader {
     pub(super) fn line(&mut self, line: &str, events: &mut Events) {
         self.line += 1;
         let before = events.len();
-        if let Some((depth, content, colon)) = self.plain_row(line) {
+        if let Some((depth, content)) = self.plain_row(line) {
             self.row_depth = Some(depth);
-            self.row(content, colon, events);
+            self.row(content, events);
             // A row's events are its items.
             self.emitted |= events.len() > before;
         } else {
@@ -212,11 +214,13 @@ impl Reader {
     /// a row that reads as it stands and could be nothing else (no tag, fence,
     /// comment or unusual space at either end), and whether it has a colon. Any
     /// other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<(usize, &'l str, bool)> {
+    fn plain_row<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
         let (
             Phase::Document { base, .. },
             Block::Table {
-                columns: Some(_), ..
+                columns: Some(_),
+                delim,
+                ..
             },
         ) = (&self.phase, &self.block)
         else {
@@ -236,7 +240,7 @@ impl Reader {
         // Its width is checked as its cells are read, once (`Reader::row`).
         // Most rows have no colon, and then nothing more is asked of them.
         let colon = memchr::memchr(b':', content.as_bytes()).is_some();
-        (!colon || is_row(content)).then_some((depth, content, colon))
+        (!colon || is_row(content, *delim)).then_some((depth, content))
     }
 
     fn read(&mut self, line: &str, events: &mut Events) {
@@ -382,6 +386,7 @@ impl Reader {
                         key,
                         header: content.to_owned(),
                         header_line: self.line,
+                        delim: h.delim,
                         columns,
                         memo: Memo::new(),
                         index: 0,
@@ -447,14 +452,14 @@ impl Reader {
         let mut decided = None;
         match &mut self.block {
             Block::Opaque => {}
-            Block::Table { .. } => {
+            Block::Table { delim, .. } => {
                 let content = trim_spaces(line);
-                if !is_row(content) {
+                if !is_row(content, *delim) {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
                 self.row_depth = Some(depth);
-                self.row(content, true, events);
+                self.row(content, events);
             }
             Block::List {
                 item, item_indent, ..
@@ -480,11 +485,10 @@ impl Reader {
         }
     }
 
-    /// A table row: kept as its text where its header reads, it is a row as
-    /// the decoder tells one (asked only where it has a `colon`) and its
-    /// cells, read once, are exactly the header's width; else read with its
-    /// header through the reply decoder.
-    fn row(&mut self, content: &str, colon: bool, events: &mut Events) {
+    /// A table row (told from a record as the decoder tells one): kept as its
+    /// text where its header reads and its cells, read once, are exactly the
+    /// header's width; else read with its header through the reply decoder.
+    fn row(&mut self, content: &str, events: &mut Events) {
         let Block::Table {
             key,
             header,
@@ -503,10 +507,7 @@ impl Reader {
         // cell wider is told from a clean row without growing.
         let mut cells = Vec::with_capacity(columns.as_ref().map_or(0, |c| c.width + 1));
         let mut decided = match columns {
-            Some(columns)
-                if (!colon || columns.row_despite_colon(content))
-                    && columns.clean_cells(content, &mut cells) =>
-            {
+            Some(columns) if columns.clean_cells(content, &mut cells) => {
                 let element = Element::row(&mut self.last_row, content, columns, at);
                 let row = CleanRow {
                     fields: &columns.fields,
@@ -721,59 +722,4 @@ fn decode_doc(
         })
         .collect();
     Some((value, repairs))
-}
-
-/// Is a line under a table header a row? A row has no unquoted colon before
-/// its first delimiter; a `key: value` line is a record written as a block.
-fn is_row(content: &str) -> bool {
-    // Most rows have no colon; where one has, the first delimiter, colon or
-    // quote mostly decides it within the first cell.
-    if memchr::memchr(b':', content.as_bytes()).is_none() {
-        return true;
-    }
-    for &b in content.as_bytes() {
-        match b {
-            b',' | b'|' | b'\t' => return true,
-            b':' => return false,
-            b'"' => break,
-            _ => {}
-        }
-    }
-    delimiter_first(content)
-}
-
-/// Whether a line's first unquoted delimiter comes before its first unquoted
-/// colon, or it has no unquoted colon: the whole of `is_row`'s test.
-fn delimiter_first(content: &str) -> bool {
-    match (
-        find_unquoted(content, |c| c == ':'),
-        find_unquoted(content, |c| matches!(c, ',' | '|' | '\t')),
-    ) {
-        (None, _) => true,
-        (Some(c), Some(d)) => d < c,
-        (Some(_), None) => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_row_is_told_from_a_key_by_its_first_cell_as_by_the_whole_line() {
-        let pieces = ["a", ",", ":", "|", "\t", "\"", "\\", " ", "é", "1"];
-        // Every line of up to four pieces.
-        let mut lines = vec![String::new()];
-        for _ in 0..4 {
-            let longer: Vec<String> = lines
-                .iter()
-                .flat_map(|l| pieces.iter().map(move |p| format!("{l}{p}")))
-                .collect();
-            lines.extend(longer);
-        }
-        lines.dedup();
-        for line in &lines {
-            assert_eq!(is_row(line), delimiter_first(line), "{line:?}");
-        }
-    }
 }
