@@ -760,3 +760,39 @@ fn a_field_of_the_struct_itself_streams() {
     );
     assert_eq!(s.partial().children.as_ref().map(Vec::len), Some(1));
 }
+
+/// A list declared empty is a value the model wrote: shown empty once the
+/// next line shows no element follows, and held to the list's own
+/// constraints as the whole reply holds it.
+#[derive(Debug, PartialEq, Toon)]
+#[toon(partial)]
+pub struct Tagged {
+    #[toon(length(min = 1))]
+    pub tags: Vec<String>,
+    pub notes: Vec<String>,
+    pub name: String,
+}
+
+#[test]
+fn a_list_declared_empty_is_shown_empty_within_its_constraints() {
+    let mut s = PartialStream::<Tagged>::new();
+    s.push("notes[0]:\n");
+    assert_eq!(s.partial().notes, None, "a row may still follow");
+    s.push("tags[0]:\nname[0]:\n");
+    assert_eq!(s.partial().notes, Some(vec![]));
+    // Outside `length(min = 1)`: not shown, and `finish` refuses it.
+    assert_eq!(s.partial().tags, None);
+    s.end();
+    // `name` is text: `[0]` declares no list of it, and nothing is shown.
+    assert_eq!(s.partial().name, None);
+    assert!(s.finish().is_err());
+
+    // The untyped stream says the same: an empty list for a list field only.
+    let mut s = toon_core::ToonStream::<Tagged>::new();
+    let mut events: Vec<_> = s.push("notes[0]:\nname[0]:\n").into_iter().collect();
+    events.extend(s.end());
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(
+        matches!(&events[0], toon_core::stream::Event::Field { key, value, .. } if key == "notes" && *value == serde_json::json!([]))
+    );
+}

@@ -11,6 +11,7 @@ use toon_derive_internals::ast::{Container, Field};
 use toon_derive_internals::attr::PartialAttr;
 use toon_derive_internals::case::variant_of;
 use toon_derive_internals::check::type_args;
+use toon_derive_internals::constraint::Constraints;
 use toon_derive_internals::shape::constraints_expr;
 
 /// How a field's events reach the partial value.
@@ -106,17 +107,12 @@ pub fn expand(c: &Container<'_>, partial: &PartialAttr, fields: &[Field<'_>]) ->
     });
     // What a value must meet to be shown: its field's constraints, or each
     // element's for a list (the list's own length is judged whole, at `finish`).
-    let check = |l: &Live<'_>| {
-        let (wire, constraints) = match l.fill {
-            Fill::List(_) => (&l.field.wire, &l.field.inner),
-            _ => (&l.field.wire, &l.field.constraints),
-        };
-        if constraints.is_empty() || matches!(l.fill, Fill::Text) {
-            quote!(#p::unchecked)
-        } else {
-            let c = constraints_expr(constraints);
-            quote!(|__v| #p::checked(__v, #wire, &#c))
-        }
+    let check_of = |l: &Live<'_>, constraints: &Constraints| {
+        check_tokens(&p, matches!(l.fill, Fill::Text), &l.field.wire, constraints)
+    };
+    let check = |l: &Live<'_>| match l.fill {
+        Fill::List(_) => check_of(l, &l.field.inner),
+        _ => check_of(l, &l.field.constraints),
     };
     let reads = with_events.iter().map(|l| {
         let (ty, item, wire, v) = (&l.ty, &l.item, &l.field.wire, &l.variant);
@@ -136,8 +132,8 @@ pub fn expand(c: &Container<'_>, partial: &PartialAttr, fields: &[Field<'_>]) ->
                 quote!(#p::set(&mut __p.#id, __e, #check))
             }
             Fill::List(_) => {
-                let check = check(l);
-                quote!(#p::grow(&mut __p.#id, __e, #check))
+                let (each, whole) = (check(l), check_of(l, &l.field.constraints));
+                quote!(#p::grow(&mut __p.#id, __e, #each, #whole))
             }
             Fill::Text => quote!(#p::extend(&mut __p.#id, __e)),
         };
@@ -302,4 +298,15 @@ fn field_vis<'a>(c: &'a Container<'_>, id: &syn::Ident) -> Option<&'a syn::Visib
         .iter()
         .find(|f| f.ident.as_ref() == Some(id))
         .map(|f| &f.vis)
+}
+
+/// What a value must meet to be shown: `constraints`, checked as the whole
+/// reply checks them, or nothing (none given, or delimited text).
+fn check_tokens(p: &TokenStream, text: bool, wire: &str, constraints: &Constraints) -> TokenStream {
+    if constraints.is_empty() || text {
+        quote!(#p::unchecked)
+    } else {
+        let c = constraints_expr(constraints);
+        quote!(|__v| #p::checked(__v, #wire, &#c))
+    }
 }

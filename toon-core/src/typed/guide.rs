@@ -47,6 +47,20 @@ impl TypeGuide {
         field(&self.fields, key).map(|f| Cow::Borrowed(f.name))
     }
 
+    /// Whether the value of a top-level `key` is a list, so that a header
+    /// declaring `[0]` and followed by nothing is an empty one: a field of a
+    /// list type (through `Option`), or the root array of a `Vec` reply.
+    pub(crate) fn holds_list(&self, key: &str) -> bool {
+        if self.fields.is_empty() {
+            return key.is_empty();
+        }
+        let list = |s: &Shape| matches!(s, Shape::List(_));
+        field(&self.fields, key).is_some_and(|f| match &f.shape {
+            Shape::Option(inner) => list(inner),
+            other => list(other),
+        })
+    }
+
     /// Whether the whole reply may complete this table header from the type
     /// (`widen_header`): it names only the first of the type's columns, so
     /// whether a wider row is read as written or under the full header

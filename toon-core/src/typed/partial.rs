@@ -311,7 +311,7 @@ impl<T: Toon> Streamed for Vec<T> {
     fn __apply(partial: &mut Option<Vec<T>>, event: &Event) {
         match key(event) {
             None => *partial = None,
-            Some("") => grow(partial, event, unchecked),
+            Some("") => grow(partial, event, unchecked, unchecked),
             Some(_) => {}
         }
     }
@@ -394,17 +394,18 @@ pub fn set<V: Toon>(slot: &mut Option<V>, event: &Event, check: Check<V>) {
     }
 }
 
-/// Grows a list by its element's event, where the element meets `check`
-/// (or sets it whole, from a line such as `key: null`).
+/// Grows a list by its element's event, where the element meets `each`;
+/// or sets it whole (a line such as `key: null`, or a list declared empty),
+/// where it meets `whole`.
 #[doc(hidden)]
-pub fn grow<C: Grow>(slot: &mut Option<C>, event: &Event, check: Check<C::Item>) {
+pub fn grow<C: Grow>(slot: &mut Option<C>, event: &Event, each: Check<C::Item>, whole: Check<C>) {
     match event {
         Event::Item { .. } => {
-            if let Some(Ok(item)) = item(event, check) {
+            if let Some(Ok(item)) = item(event, each) {
                 slot.get_or_insert_with(C::empty).push(item.value);
             }
         }
-        _ => set(slot, event, unchecked),
+        _ => set(slot, event, whole),
     }
 }
 

@@ -370,6 +370,7 @@ impl Reader {
                 let Some(key) = self.guide.key(h.key.as_deref().unwrap_or_default()) else {
                     return;
                 };
+                let empty = h.length == 0 && self.guide.holds_list(&key);
                 if h.fields.is_some() && h.rest.is_empty() && !h.keyed {
                     // Rows are read cell by cell under flat headers only; a
                     // row of nested field groups (`{from{x,y},label}`) or of
@@ -390,7 +391,7 @@ impl Reader {
                         columns,
                         memo: Memo::new(),
                         index: 0,
-                        empty: h.length == 0,
+                        empty,
                     };
                 } else if h.fields.is_none() && h.rest.is_empty() {
                     self.block = Block::List {
@@ -399,7 +400,7 @@ impl Reader {
                         index: 0,
                         item: Vec::new(),
                         item_indent: None,
-                        empty: h.length == 0,
+                        empty,
                     };
                 } else if h.fields.is_none() {
                     let at = self.line;
@@ -628,7 +629,8 @@ impl Reader {
             self.emit_item(last, events);
             self.emitted |= events.len() > before;
         }
-        // A list declared empty, and left so, is decided: an empty array.
+        // A list declared empty, and left so, is decided: an empty array (for
+        // a field of a list type only; the whole reply refuses it elsewhere).
         match std::mem::replace(&mut self.block, Block::Opaque) {
             Block::Table {
                 key,
