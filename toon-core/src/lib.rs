@@ -156,8 +156,8 @@ pub mod spec {
 /// [`ToonStream`]).
 pub mod stream {
     pub use crate::typed::{
-        Element, Event, Events, Item, Partial, PartialStream, Streamed, ToonEvents, ToonStream,
-        Update,
+        Element, Event, Events, EventsIntoIter, Item, Partial, PartialStream, Streamed, ToonEvents,
+        ToonStream, Update,
     };
 }
 

@@ -8,7 +8,8 @@
 //! 2. the type as a forced tool call, through the exchange;
 //! 3. the JSON Schema as `response_format`, through the exchange;
 //! 4. the grammar-constrained request streamed (`constrain_request`), each
-//!    row read as it arrives (`ToonStream`).
+//!    row read into its type as it arrives (`PartialStream`, the typed view of
+//!    `ToonStream`).
 //!
 //! ```text
 //! cargo run --manifest-path clients/async-openai/Cargo.toml -- http://127.0.0.1:8765 [llama-server|llama-cpp-python]
@@ -28,13 +29,12 @@ use serde_json::{json, Value};
 use tokio_stream::StreamExt;
 use toon_core::exchange::{Exchange, Mechanism, Server};
 use toon_core::retry::Retried;
-use toon_core::{
-    constrain_request, stream::Event as StreamEvent, FinishReason, GrammarServer, OutputSchema,
-    Toon, ToonStream,
-};
+use toon_core::stream::{PartialStream, Update};
+use toon_core::{constrain_request, FinishReason, GrammarServer, OutputSchema, Toon};
 
 /// Objects seen in a described scene.
 #[derive(Debug, Toon, OutputSchema)]
+#[toon(partial)] // SceneEvent names each streamed row by its field
 struct Scene {
     /// Every object, one row each.
     #[toon(max_items = 4)]
@@ -152,9 +152,22 @@ async fn run(server: &str, kind: &str) -> Result<(), Failure> {
     let mut body = json!({"model": "local", "messages": messages(&toon_system), "temperature": 0, "stream": true});
     constrain_request::<Scene>(&mut body, GrammarServer::LlamaCpp)?;
     let mut chunks = client.chat().create_stream_byot::<_, Value>(&body).await?;
-    let mut stream = ToonStream::<Scene>::new();
+    let mut stream = PartialStream::<Scene>::new();
     let mut finish = FinishReason::Unknown;
     let mut rows = 0;
+    // Each row arrives read into its type, named by its field.
+    let count = |updates: Vec<Update<SceneEvent>>, rows: &mut usize| {
+        for update in updates {
+            match update {
+                Update::Event(SceneEvent::Objects(row)) => {
+                    println!("streamed row {}: {:?}", row.index, row.value);
+                    *rows += 1;
+                }
+                // The rows so far were not the answer's.
+                Update::Withdrawn => *rows = 0,
+            }
+        }
+    };
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk?;
         let choice = &chunk["choices"][0];
@@ -162,29 +175,10 @@ async fn run(server: &str, kind: &str) -> Result<(), Failure> {
             finish = FinishReason::from_openai(reason);
         }
         let delta = choice["delta"]["content"].as_str().unwrap_or("");
-        for event in stream.push(delta) {
-            match &event {
-                StreamEvent::Item { index, .. } => {
-                    let object: Object = event.decode()?;
-                    println!("streamed row {index}: {object:?}");
-                    rows += 1;
-                }
-                // The rows so far were not the answer's.
-                StreamEvent::Withdrawn => rows = 0,
-                _ => {}
-            }
-        }
+        count(stream.push(delta), &mut rows);
     }
-    for event in stream.end() {
-        match &event {
-            StreamEvent::Item { index, .. } => {
-                println!("streamed row {index}: {:?}", event.decode::<Object>()?);
-                rows += 1;
-            }
-            StreamEvent::Withdrawn => rows = 0,
-            _ => {}
-        }
-    }
+    count(stream.end(), &mut rows);
+    let shown = stream.partial().objects.as_ref().map_or(0, Vec::len);
     // A stream that ended with no finish reason stopped early (llama.cpp sends
     // a failure as an `error:` line, which SSE readers skip): what came may be
     // part of the reply only.
@@ -192,8 +186,12 @@ async fn run(server: &str, kind: &str) -> Result<(), Failure> {
         return Err("the stream ended with no finish reason: the reply may be cut".into());
     }
     let scene = stream.finish_with(finish)?.value;
-    if rows != scene.objects.len() {
-        return Err(format!("{rows} rows streamed, {} in the reply", scene.objects.len()).into());
+    if rows != scene.objects.len() || shown != rows {
+        return Err(format!(
+            "{rows} rows streamed, {shown} in the partial value, {} in the reply",
+            scene.objects.len()
+        )
+        .into());
     }
     println!("streamed: {scene:?}");
     Ok(())

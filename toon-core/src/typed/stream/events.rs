@@ -73,17 +73,49 @@ impl DerefMut for Events {
 
 impl IntoIterator for Events {
     type Item = Event;
-    type IntoIter = std::iter::Chain<std::option::IntoIter<Event>, std::vec::IntoIter<Event>>;
+    type IntoIter = IntoIter;
 
-    fn into_iter(self) -> Self::IntoIter {
-        let (one, many) = match self.0 {
-            Held::None => (None, Vec::new()),
-            Held::One(event) => (Some(event), Vec::new()),
-            Held::Many(all) => (None, all),
-        };
-        one.into_iter().chain(many)
+    #[inline]
+    fn into_iter(self) -> IntoIter {
+        IntoIter(match self.0 {
+            Held::None => Left::One(None),
+            Held::One(event) => Left::One(Some(event)),
+            Held::Many(all) => Left::Many(all.into_iter()),
+        })
     }
 }
+
+/// The events of an [`Events`], by value.
+#[derive(Debug)]
+pub struct IntoIter(Left);
+
+#[derive(Debug)]
+enum Left {
+    One(Option<Event>),
+    Many(std::vec::IntoIter<Event>),
+}
+
+impl Iterator for IntoIter {
+    type Item = Event;
+
+    #[inline]
+    fn next(&mut self) -> Option<Event> {
+        match &mut self.0 {
+            Left::One(event) => event.take(),
+            Left::Many(all) => all.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match &self.0 {
+            Left::One(event) => usize::from(event.is_some()),
+            Left::Many(all) => all.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
 
 impl<'a> IntoIterator for &'a Events {
     type Item = &'a Event;

@@ -59,7 +59,7 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 pub use event::{Element, Event, StreamRow};
-pub use events::Events;
+pub use events::{Events, IntoIter as EventsIntoIter};
 use reader::Reader;
 
 use super::guide::TypeGuide;
