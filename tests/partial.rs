@@ -139,78 +139,50 @@ trait Checked: Streamed + Debug {
     fn event_agrees(e: &Self::Event, fin: &Self) -> Verdict;
 }
 
-impl Checked for ComplianceAnalysis {
-    fn agrees(p: &Self::Partial, v: &Self, r: &str, whole: bool) -> Verdict {
-        line(
-            "compliance_status",
-            &p.compliance_status,
-            &v.compliance_status,
-            r,
-        )?;
-        list("violations", &p.violations, &v.violations, r, whole)?;
-        line("audit_trail", &p.audit_trail, &v.audit_trail, r)?;
-        line("spoken_response", &p.spoken_response, &v.spoken_response, r)?;
-        line("confidence", &p.confidence, &v.confidence, r)
-    }
-    fn shown(p: &Self::Partial) -> (usize, usize) {
-        let shown = [
-            p.compliance_status.is_some(),
-            p.violations.is_some(),
-            p.audit_trail.is_some(),
-            p.spoken_response.is_some(),
-        ];
-        (shown.iter().filter(|s| **s).count(), shown.len())
-    }
-    fn event_agrees(e: &Self::Event, v: &Self) -> Verdict {
-        let ok = match e {
-            ComplianceAnalysisEvent::ComplianceStatus(s) => *s == v.compliance_status,
-            ComplianceAnalysisEvent::Violations(row) => {
-                v.violations.get(row.index) == Some(&row.value)
+/// The checks of a compliance answer's partial value: `$held` where its
+/// table is marked `stream(done)`, and so is shown whole or not at all.
+macro_rules! compliance_checked {
+    ($ty:ident, $event:ident, $held:expr) => {
+        impl Checked for $ty {
+            fn agrees(p: &Self::Partial, v: &Self, r: &str, whole: bool) -> Verdict {
+                let held: bool = $held;
+                line(
+                    "compliance_status",
+                    &p.compliance_status,
+                    &v.compliance_status,
+                    r,
+                )?;
+                list("violations", &p.violations, &v.violations, r, whole || held)?;
+                line("audit_trail", &p.audit_trail, &v.audit_trail, r)?;
+                line("spoken_response", &p.spoken_response, &v.spoken_response, r)?;
+                line("confidence", &p.confidence, &v.confidence, r)
             }
-            ComplianceAnalysisEvent::AuditTrail(s) => *s == v.audit_trail,
-            ComplianceAnalysisEvent::SpokenResponse(s) => *s == v.spoken_response,
-            ComplianceAnalysisEvent::Confidence(c) => *c == v.confidence,
-        };
-        ok.then_some(())
-            .ok_or_else(|| format!("{e:?} against {v:?}"))
-    }
+            fn shown(p: &Self::Partial) -> (usize, usize) {
+                let shown = [
+                    p.compliance_status.is_some(),
+                    p.violations.is_some(),
+                    p.audit_trail.is_some(),
+                    p.spoken_response.is_some(),
+                ];
+                (shown.iter().filter(|s| **s).count(), shown.len())
+            }
+            fn event_agrees(e: &Self::Event, v: &Self) -> Verdict {
+                let ok = match e {
+                    $event::ComplianceStatus(s) => *s == v.compliance_status,
+                    $event::Violations(row) => v.violations.get(row.index) == Some(&row.value),
+                    $event::AuditTrail(s) => *s == v.audit_trail,
+                    $event::SpokenResponse(s) => *s == v.spoken_response,
+                    $event::Confidence(c) => *c == v.confidence,
+                };
+                ok.then_some(())
+                    .ok_or_else(|| format!("{e:?} against {v:?}"))
+            }
+        }
+    };
 }
 
-impl Checked for HeldCompliance {
-    fn agrees(p: &Self::Partial, v: &Self, r: &str, _whole: bool) -> Verdict {
-        line(
-            "compliance_status",
-            &p.compliance_status,
-            &v.compliance_status,
-            r,
-        )?;
-        // Held until whole: never a part of the table.
-        list("violations", &p.violations, &v.violations, r, true)?;
-        line("audit_trail", &p.audit_trail, &v.audit_trail, r)?;
-        line("spoken_response", &p.spoken_response, &v.spoken_response, r)?;
-        line("confidence", &p.confidence, &v.confidence, r)
-    }
-    fn shown(p: &Self::Partial) -> (usize, usize) {
-        let shown = [
-            p.compliance_status.is_some(),
-            p.violations.is_some(),
-            p.audit_trail.is_some(),
-            p.spoken_response.is_some(),
-        ];
-        (shown.iter().filter(|s| **s).count(), shown.len())
-    }
-    fn event_agrees(e: &Self::Event, v: &Self) -> Verdict {
-        let ok = match e {
-            HeldComplianceEvent::ComplianceStatus(s) => *s == v.compliance_status,
-            HeldComplianceEvent::Violations(row) => v.violations.get(row.index) == Some(&row.value),
-            HeldComplianceEvent::AuditTrail(s) => *s == v.audit_trail,
-            HeldComplianceEvent::SpokenResponse(s) => *s == v.spoken_response,
-            HeldComplianceEvent::Confidence(c) => *c == v.confidence,
-        };
-        ok.then_some(())
-            .ok_or_else(|| format!("{e:?} against {v:?}"))
-    }
-}
+compliance_checked!(ComplianceAnalysis, ComplianceAnalysisEvent, false);
+compliance_checked!(HeldCompliance, HeldComplianceEvent, true);
 
 impl Checked for Detections {
     fn agrees(p: &Self::Partial, v: &Self, r: &str, whole: bool) -> Verdict {
@@ -264,52 +236,38 @@ fn text(key: &str, slot: &Option<String>, fin: &str, reply: &str, whole: bool) -
     }
 }
 
-impl Checked for SourcedProse {
-    fn agrees(p: &Self::Partial, v: &Self, r: &str, whole: bool) -> Verdict {
-        line("found", &p.found, &v.found, r)?;
-        list("citations", &p.citations, &v.citations, r, whole)?;
-        line("caveats", &p.caveats, &v.caveats, r)?;
-        text("answer", &p.answer, &v.answer, r, whole)
-    }
-    fn shown(p: &Self::Partial) -> (usize, usize) {
-        let shown = [p.found.is_some(), p.citations.is_some(), p.answer.is_some()];
-        (shown.iter().filter(|s| **s).count(), shown.len())
-    }
-    fn event_agrees(e: &Self::Event, v: &Self) -> Verdict {
-        let ok = match e {
-            SourcedProseEvent::Found(f) => *f == v.found,
-            SourcedProseEvent::Citations(c) => v.citations.get(c.index) == Some(&c.value),
-            SourcedProseEvent::Caveats(c) => *c == v.caveats,
-            SourcedProseEvent::Answer(delta) => v.answer.contains(delta.as_str()),
-        };
-        ok.then_some(())
-            .ok_or_else(|| format!("{e:?} against {v:?}"))
-    }
+/// The checks of a delimited answer's partial value: `$held` where its text
+/// is marked `stream(done)`, and so is shown whole or not at all.
+macro_rules! prose_checked {
+    ($ty:ident, $event:ident, $held:expr) => {
+        impl Checked for $ty {
+            fn agrees(p: &Self::Partial, v: &Self, r: &str, whole: bool) -> Verdict {
+                let held: bool = $held;
+                line("found", &p.found, &v.found, r)?;
+                list("citations", &p.citations, &v.citations, r, whole)?;
+                line("caveats", &p.caveats, &v.caveats, r)?;
+                text("answer", &p.answer, &v.answer, r, whole || held)
+            }
+            fn shown(p: &Self::Partial) -> (usize, usize) {
+                let shown = [p.found.is_some(), p.citations.is_some(), p.answer.is_some()];
+                (shown.iter().filter(|s| **s).count(), shown.len())
+            }
+            fn event_agrees(e: &Self::Event, v: &Self) -> Verdict {
+                let ok = match e {
+                    $event::Found(f) => *f == v.found,
+                    $event::Citations(c) => v.citations.get(c.index) == Some(&c.value),
+                    $event::Caveats(c) => *c == v.caveats,
+                    $event::Answer(delta) => v.answer.contains(delta.as_str()),
+                };
+                ok.then_some(())
+                    .ok_or_else(|| format!("{e:?} against {v:?}"))
+            }
+        }
+    };
 }
 
-impl Checked for HeldProse {
-    fn agrees(p: &Self::Partial, v: &Self, r: &str, whole: bool) -> Verdict {
-        line("found", &p.found, &v.found, r)?;
-        list("citations", &p.citations, &v.citations, r, whole)?;
-        line("caveats", &p.caveats, &v.caveats, r)?;
-        // Held until whole: never a part of the text.
-        text("answer", &p.answer, &v.answer, r, true)
-    }
-    fn shown(p: &Self::Partial) -> (usize, usize) {
-        let shown = [p.found.is_some(), p.citations.is_some(), p.answer.is_some()];
-        (shown.iter().filter(|s| **s).count(), shown.len())
-    }
-    fn event_agrees(e: &Self::Event, v: &Self) -> Verdict {
-        let ok = match e {
-            HeldProseUpdate::Found(f) => *f == v.found,
-            HeldProseUpdate::Citations(c) => v.citations.get(c.index) == Some(&c.value),
-            HeldProseUpdate::Caveats(c) => *c == v.caveats,
-            HeldProseUpdate::Answer(delta) => v.answer.contains(delta.as_str()),
-        };
-        ok.then_some(())
-            .ok_or_else(|| format!("{e:?} against {v:?}"))
-    }
-}
+prose_checked!(SourcedProse, SourcedProseEvent, false);
+prose_checked!(HeldProse, HeldProseUpdate, true);
 
 /// What one reading of a reply showed.
 #[derive(Default)]
