@@ -411,6 +411,10 @@ fn the_sourced_replies_fill_in_as_the_final_value_has_them() {
         prose.replies,
         plain.replies
     );
+    for (what, t) in [("plain", plain), ("delimited", prose), ("held", held)] {
+        assert!(t.showable > 0, "{what}: no reply read");
+        assert_eq!(t.shown, t.showable, "{what}");
+    }
 }
 
 /// The partial value at each push of a reply written to show each rule.
