@@ -302,7 +302,7 @@ fn ends_in_a_short_table(completion: &str) -> bool {
     lines
         .iter()
         .rposition(|l| !l.trim().is_empty())
-        .is_some_and(|last| super::strip::expecting_rows(&lines, last).is_some())
+        .is_some_and(|last| super::classify::expecting_rows_at(&lines, last).is_some())
 }
 
 /// The 1-based number of the completion's last non-blank line (asked only

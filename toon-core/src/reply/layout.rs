@@ -285,7 +285,7 @@ pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     let mut i = 0;
     while i < lines.len() {
         let header = memchr::memchr(b'[', lines[i].as_bytes())
-            .and_then(|_| super::strip::table_header(&lines[i]));
+            .and_then(|_| super::classify::table_header(&lines[i]));
         let Some((declared, delim, _)) = header else {
             i += 1;
             continue;

@@ -2,6 +2,7 @@
 //! fixed set of formatting mistakes and refusing what cannot be read without guessing.
 
 mod beside;
+pub(crate) mod classify;
 mod error;
 mod finish;
 mod forgive;
@@ -565,12 +566,12 @@ fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
     let Some(above) = (0..line - 1).rev().find(|&i| !is_blank(&lines[i])) else {
         return false;
     };
-    let outside = if strip::table_header(&lines[above]).is_some() {
+    let outside = if classify::table_header(&lines[above]).is_some() {
         indent_of(row) <= indent_of(&lines[above])
     } else {
         indent_of(row) < indent_of(&lines[above])
     };
-    outside && strip::expecting_rows(lines, above).is_some()
+    outside && classify::expecting_rows_at(lines, above).is_some()
 }
 
 /// The 1-based `line` and its first cell, if it is where a table expects a
@@ -578,7 +579,7 @@ fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
 fn colon_in_row<'l>(lines: &'l [Cow<'_, str>], line: usize) -> Option<(&'l str, &'l str)> {
     let row = lines.get(line.wrapping_sub(1))?;
     let above = (0..line - 1).rev().find(|&i| !is_blank(&lines[i]))?;
-    let (delim, _) = strip::expecting_rows(lines, above)?;
+    let (delim, _) = classify::expecting_rows_at(lines, above)?;
     let content = row.trim();
     let colon = crate::lex::find_unquoted(content, |c| c == ':')?;
     let end = crate::lex::find_unquoted(content, |c| c == delim).filter(|&d| colon < d)?;

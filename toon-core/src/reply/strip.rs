@@ -4,17 +4,16 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use crate::reply::layout::{indent_of, is_blank, is_fence, may_end_with, may_start_with};
+use crate::reply::layout::{is_blank, is_fence};
 use std::borrow::Cow;
 
 use super::beside::{answer_beside, holds_data, Keys};
+use super::classify::{
+    expecting_rows, table_header, Classifier, Row, THINK_CLOSE, THINK_OPEN, TOOL_TAGS,
+};
 use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, split_unquoted, trim_spaces};
-
-pub(crate) const THINK_OPEN: &str = "<think>";
-pub(crate) const THINK_CLOSE: &str = "</think>";
-const TOOL_TAGS: [&str; 2] = ["<tool_call>", "</tool_call>"];
 
 /// Whether the reply needs stripping before it can be read as it stands, even
 /// when it happens to parse: it opens with reasoning or with a JSON object, its
@@ -92,20 +91,53 @@ pub(crate) fn strip<'c>(
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) -> Result<Vec<Cow<'c, str>>, ParseError> {
-    let mut lines: Vec<Cow<'c, str>> = crate::lines::raw_lines(completion)
-        .map(|l| Cow::Borrowed(l.strip_suffix('\r').unwrap_or(l)))
+    let raw: Vec<&'c str> = crate::lines::raw_lines(completion)
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
-    strip_reasoning(&mut lines, repairs)?;
-    strip_tool_calls(&mut lines, repairs);
-    if !strip_fences(&mut lines, repairs, guide)? {
+    let (mut lines, rows) = classify(&raw, repairs)?;
+    if !strip_fences(&mut lines, &rows, repairs, guide)? {
         strip_leading_prose(&mut lines, repairs, guide)?;
         // After a JSON value the JSON reader finds where it ends; a line of a
         // string with raw line breaks (`Second paragraph."}`) is not prose.
         if !super::json::looks_like_json(&lines) {
-            strip_trailing_prose(&mut lines, repairs, guide);
+            strip_trailing_prose(&mut lines, &rows, repairs, guide);
         }
     }
     Ok(lines)
+}
+
+/// Each line through the classifier: its reasoning and wrapper tags blanked
+/// (each line keeps its number), and the table each is a row of. Reasoning
+/// blocks are reported before the tags, as they are stripped first.
+fn classify<'c>(
+    raw: &[&'c str],
+    repairs: &mut Vec<Repair>,
+) -> Result<(Vec<Cow<'c, str>>, Vec<Row>), ParseError> {
+    let mut classifier = Classifier::new();
+    'read: loop {
+        let (mut lines, mut rows, mut tags) = (Vec::new(), Vec::new(), Vec::new());
+        let mut reasoning = Vec::new();
+        for &l in raw {
+            let line = classifier.line(l);
+            if line.withdraw.is_some() {
+                // The reply began in reasoning: read again, knowing it.
+                classifier = Classifier::in_reasoning();
+                continue 'read;
+            }
+            for r in line.repairs {
+                match r.kind {
+                    RepairKind::StrippedReasoning => reasoning.push(r),
+                    _ => tags.push(r),
+                }
+            }
+            lines.push(line.text);
+            rows.push(line.row);
+        }
+        classifier.end()?;
+        repairs.extend(reasoning);
+        repairs.extend(tags);
+        return Ok((lines, rows));
+    }
 }
 
 /// Where the `<think>` block a reply opens with (its first significant line)
@@ -125,139 +157,6 @@ pub(crate) fn opening_reasoning_end(completion: &str) -> Option<usize> {
     )
 }
 
-/// Blanks `<think>…</think>` blocks, each opened by a `<think>` that starts a
-/// line outside a table, before the answer or after it (reasoning after an
-/// answer is reasoning, not the answer taken away). A reply that opens one and
-/// never closes it ended inside its reasoning; a `</think>` before any opening
-/// tag (chat templates that put `<think>` in the prompt) closes reasoning that
-/// began the reply.
-fn strip_reasoning(
-    lines: &mut [Cow<'_, str>],
-    repairs: &mut Vec<Repair>,
-) -> Result<(), ParseError> {
-    let starts = |i: usize, tag: &str| {
-        let l = &lines[i];
-        may_start_with(l, b'<') && l.trim_start().starts_with(tag) && !in_table(lines, i, false)
-    };
-    let first_open = (0..lines.len()).find(|&i| starts(i, THINK_OPEN));
-    // Reasoning that began in the prompt's template shows only its closing tag.
-    let closes_only = (0..lines.len())
-        .find(|&i| starts(i, THINK_CLOSE))
-        .is_some_and(|close| !matches!(first_open, Some(open) if open < close));
-    if first_open.is_none() && !closes_only {
-        return Ok(());
-    }
-    // Only a reply with a tag pays for knowing which lines may open a block.
-    let may_open: Vec<bool> = (0..lines.len()).map(|i| starts(i, THINK_OPEN)).collect();
-    let mut inside: Option<usize> = closes_only.then_some(0);
-    for (i, line) in lines.iter_mut().enumerate() {
-        let mut out = String::new();
-        let mut rest: &str = line;
-        loop {
-            match inside {
-                Some(start) => match rest.find(THINK_CLOSE) {
-                    Some(end) => {
-                        rest = &rest[end + THINK_CLOSE.len()..];
-                        repairs.push(Repair::new(
-                            RepairKind::StrippedReasoning,
-                            start + 1,
-                            format!("reasoning block on lines {}–{}", start + 1, i + 1),
-                        ));
-                        inside = None;
-                    }
-                    None => {
-                        rest = "";
-                        break;
-                    }
-                },
-                None => match rest
-                    .find(THINK_OPEN)
-                    .filter(|&at| may_open[i] && rest[..at].trim().is_empty())
-                {
-                    Some(open) => {
-                        out.push_str(&rest[..open]);
-                        rest = &rest[open + THINK_OPEN.len()..];
-                        inside = Some(i);
-                    }
-                    None => break,
-                },
-            }
-        }
-        out.push_str(rest);
-        if out.len() != line.len() {
-            *line = out.into();
-        }
-    }
-    if let Some(start) = inside {
-        return Err(ParseError::truncated(
-            Some(start + 1),
-            "the reply ended inside its reasoning block (`<think>` never closed); raise max_tokens or turn reasoning off",
-            "the reasoning block (`<think>`) is never closed",
-        ));
-    }
-    Ok(())
-}
-
-fn strip_tool_calls(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
-    let mut open = 0;
-    for i in 0..lines.len() {
-        // As the stream decides it, line by line: any row of a table.
-        for tag in wrapper_tags(&lines[i], || in_table(lines, i, false), &mut open) {
-            lines[i] = lines[i].replacen(tag, "", 1).into();
-            repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
-        }
-    }
-}
-
-/// The tool-call tags that wrap this line, to strip: an opening tag that
-/// starts the line, and a closing tag that closes a wrapper the reply opened
-/// or stands alone on its line. On a row of a table (`row`) only the closing
-/// tag of an open wrapper is stripped (`  2,Bob</tool_call>`). Any other tag is
-/// data (`note: x</tool_call>` with no wrapper open, `example: <tool_call>`),
-/// as it is when the reply reads as it stands. `open` counts the wrappers open.
-pub(crate) fn wrapper_tags(
-    line: &str,
-    row: impl FnOnce() -> bool,
-    open: &mut usize,
-) -> Vec<&'static str> {
-    let tags = untag(line);
-    if tags.is_empty() {
-        return tags;
-    }
-    let row = row();
-    let t = line.trim();
-    let mut out = Vec::new();
-    for tag in tags {
-        let strip = if tag.starts_with("</") {
-            *open > 0 || (t == tag && !row)
-        } else {
-            !row && t.starts_with(tag)
-        };
-        if !strip {
-            continue;
-        }
-        if tag.starts_with("</") {
-            *open = open.saturating_sub(1);
-        } else {
-            *open += 1;
-        }
-        out.push(tag);
-    }
-    out
-}
-
-/// The tool-call tags that wrap this line: at its start or its end.
-fn untag(line: &str) -> Vec<&'static str> {
-    if !(may_start_with(line, b'<') || may_end_with(line, b'>')) {
-        return Vec::new();
-    }
-    let t = line.trim();
-    TOOL_TAGS
-        .into_iter()
-        .filter(|tag| t.starts_with(tag) || t.ends_with(tag))
-        .collect()
-}
-
 /// Keeps only the fenced block, if there is one: its fences and the prose
 /// around it are blanked. A block whose closing fence never came runs to the
 /// end. An empty block before another is skipped; a second block of data
@@ -265,10 +164,14 @@ fn untag(line: &str) -> Vec<&'static str> {
 /// taking either would be a guess: refused.
 fn strip_fences(
     lines: &mut [Cow<'_, str>],
+    rows: &[Row],
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) -> Result<bool, ParseError> {
-    let fence = |lines: &[Cow<'_, str>], i: usize| is_fence(&lines[i]) && !in_table(lines, i, true);
+    // A cell of backticks is data in a table; once its rows are all there, a
+    // fence indented like them closes the block.
+    let expected = |i: usize| rows[i].is_some_and(|(n, (declared, _, _))| n < declared);
+    let fence = |lines: &[Cow<'_, str>], i: usize| is_fence(&lines[i]) && !expected(i);
     let mut from = 0;
     loop {
         let Some(open) = (from..lines.len()).find(|&i| fence(lines, i)) else {
@@ -364,58 +267,6 @@ fn strip_fences(
     }
 }
 
-/// The table header on `line`, if it is one (with a field list; also on a
-/// list item's hyphen line, `- rows[2]{a}:`): the rows it declares, its
-/// delimiter and the cells of a row.
-pub(crate) fn table_header(line: &str) -> Option<(usize, char, usize)> {
-    let content = trim_spaces(line);
-    let content = content.strip_prefix("- ").unwrap_or(content);
-    match parse_header(content, 8) {
-        HeaderParse::Header(h) => {
-            let cells = crate::header::Field::leaf_count(h.fields.as_deref()?);
-            Some((h.length, h.delim, cells))
-        }
-        _ => None,
-    }
-}
-
-/// Is line `i` a row of a table: indented, under a table header with only
-/// rows at its indentation in between (and, with `expected`, fewer than the
-/// header declares)? A cell of backticks or a tag is data there; once the
-/// rows are all there, a fence indented like them closes the block.
-fn in_table(lines: &[Cow<'_, str>], i: usize, expected: bool) -> bool {
-    table_of(lines, i).is_some_and(|(rows, (declared, _, _))| !expected || rows < declared)
-}
-
-/// The table line `i` is a row of, if it is one (see [`in_table`]): the rows
-/// before it, the rows its header declares, and its delimiter.
-fn table_of(lines: &[Cow<'_, str>], i: usize) -> Option<(usize, (usize, char, usize))> {
-    let depth = indent_of(&lines[i]);
-    if depth == 0 {
-        return None;
-    }
-    let mut rows = 0;
-    for line in lines[..i].iter().rev().filter(|l| !is_blank(l)) {
-        match indent_of(line) {
-            d if d == depth => rows += 1,
-            d if d < depth => return table_header(line).map(|head| (rows, head)),
-            _ => return None,
-        }
-    }
-    None
-}
-
-/// The delimiter and row width of the table that still expects rows after
-/// line `i`: `i` is its header, or a row with more declared after it.
-pub(crate) fn expecting_rows(lines: &[Cow<'_, str>], i: usize) -> Option<(char, usize)> {
-    match table_header(&lines[i]) {
-        Some((declared, delim, cells)) => (declared > 0).then_some((delim, cells)),
-        None => table_of(lines, i).and_then(|(rows, (declared, delim, cells))| {
-            (rows + 1 < declared).then_some((delim, cells))
-        }),
-    }
-}
-
 fn blank_prose(lines: &mut [Cow<'_, str>], offset: usize, repairs: &mut Vec<Repair>, where_: &str) {
     let Some(first) = lines.iter().position(|l| !is_blank(l)) else {
         return;
@@ -473,6 +324,7 @@ fn strip_leading_prose(
 /// document's, missing its colon.
 fn strip_trailing_prose(
     lines: &mut [Cow<'_, str>],
+    rows: &[Row],
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) {
@@ -510,7 +362,7 @@ fn strip_trailing_prose(
     // row of one cell holds none, so under such a table no line is prose.
     let above = (0..first).rev().find(|&i| !is_blank(&lines[i]));
     let under_table = above
-        .and_then(|above| expecting_rows(lines, above))
+        .and_then(|above| expecting_rows(&lines[above], rows[above]))
         .is_some_and(|(delim, cells)| {
             cells == 1
                 || run
@@ -535,8 +387,7 @@ fn strip_trailing_prose(
     };
     let rows_past_count = above
         .and_then(|above| {
-            let head = table_header(&lines[above])
-                .or_else(|| table_of(lines, above).map(|(_, head)| head))?;
+            let head = table_header(&lines[above]).or(rows[above].map(|(_, head)| head))?;
             Some((head, spaced(trim_spaces(&lines[above]), head.1)))
         })
         .is_some_and(|((_, delim, cells), rows_spaced)| {

@@ -12,10 +12,11 @@ use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, is_row, trim_spaces};
 use crate::node::{Memo, Node};
+use crate::reply::classify::{Classifier, Withdraw};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
 use crate::reply::layout::is_fence;
-use crate::reply::strip::{starts_document, wrapper_tags, THINK_CLOSE, THINK_OPEN};
+use crate::reply::strip::starts_document;
 use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
 use crate::typed::guide::TypeGuide;
 
@@ -55,10 +56,8 @@ enum Block {
 
 #[derive(Debug, PartialEq)]
 enum Phase {
-    /// Before the document: reasoning, fences and prose are skipped.
+    /// Before the document: fences and prose are skipped.
     Before,
-    /// Inside a `<think>` block.
-    Thinking,
     /// In the document; `fenced` if a fence opened it.
     Document { base: usize, fenced: bool },
     /// After the document (a closing fence), or a reply that is not TOON.
@@ -78,33 +77,12 @@ pub(super) struct Reader {
     /// The last clean row's text, of the table being read, written over by
     /// the next where no event holds it.
     last_row: Option<Arc<RowText>>,
-    /// Tool-call wrappers opened and not yet closed.
-    open_tags: usize,
-    /// What the reasoning rules need to know of the lines so far: see `Think`.
-    think: Think,
+    /// What stripping takes out of each line (reasoning, tool-call tags),
+    /// as the whole reply's stripping has it.
+    lines: Classifier,
     /// Whether a `Field` or `Item` event came from the lines so far, which a
     /// `Withdrawn` event would void.
     emitted: bool,
-    /// The indentation of the current table's rows, once one was read: a line
-    /// of another is no row of it, as the whole reply's `in_table` has it.
-    row_depth: Option<usize>,
-}
-
-/// Reasoning as the whole reply strips it: a block the first line opens, or
-/// (when no `<think>` opens the reply) everything up to the first `</think>`,
-/// once a line starts with one.
-#[derive(Debug, Default)]
-struct Think {
-    /// A significant line was read: whether the reply opened with `<think>` is known.
-    started: bool,
-    /// The reply's first significant line opened a `<think>` block.
-    opened: bool,
-    /// A `</think>` in the middle of a line, before any line starts with one.
-    closed_mid_line: bool,
-    /// A line starting with `</think>` withdrew what came before it.
-    withdrawn: bool,
-    /// The block the reply opened with has closed.
-    closed: bool,
 }
 
 /// [`Toon::__stream_row`](crate::Toon) of the stream's type.
@@ -121,10 +99,8 @@ impl Reader {
             line: 0,
             stream_row,
             last_row: None,
-            open_tags: 0,
-            think: Think::default(),
+            lines: Classifier::new(),
             emitted: false,
-            row_depth: None,
         }
     }
 
@@ -140,7 +116,7 @@ impl Reader {
     /// strips it (its first significant line opened it, and it has not closed
     /// yet): a tag there opens no delimited block.
     pub(super) fn in_reasoning(&self) -> bool {
-        self.think.opened && !self.think.closed && self.phase == Phase::Thinking
+        self.lines.in_opening_reasoning()
     }
 
     /// `n` line breaks were passed without being read as lines (prose text).
@@ -152,17 +128,39 @@ impl Reader {
     pub(super) fn line(&mut self, line: &str, events: &mut Events) {
         self.line += 1;
         let before = events.len();
-        if let Some((depth, content)) = self.plain_row(line) {
-            self.row_depth = Some(depth);
+        let classified = self.lines.line(line);
+        if let Some(withdraw) = classified.withdraw {
+            // All before it was reasoning.
+            self.withdraw(events);
+            if withdraw == Withdraw::Earlier {
+                // It ended at an earlier `</think>` in the middle of a line:
+                // what follows is for `finish` to read.
+                self.phase = Phase::After;
+                return;
+            }
+            self.phase = Phase::Before;
+        }
+        let text = &*classified.text;
+        let plain = text.len() == line.len() && classified.repairs.is_empty();
+        if let Some(content) = self.plain_row(text).filter(|_| plain) {
             self.row(content, events);
             // A row's events are its items.
             self.emitted |= events.len() > before;
-        } else {
-            self.read(line, events);
-            self.emitted |= events[before..]
-                .iter()
-                .any(|e| !matches!(e, Event::Withdrawn));
+            return;
         }
+        let from = events.len();
+        self.read(text, events);
+        // The events of the line carry its tags' repairs, as the whole reply reports them.
+        for e in &mut events[from..] {
+            for r in &classified.repairs {
+                if r.kind == RepairKind::StrippedToolCall {
+                    e.add_repair(r.clone());
+                }
+            }
+        }
+        self.emitted |= events[before..]
+            .iter()
+            .any(|e| !matches!(e, Event::Withdrawn));
     }
 
     /// The lines read so far were not the document: voids their events (if
@@ -176,45 +174,12 @@ impl Reader {
         self.block = Block::Opaque;
     }
 
-    /// A line starting with `</think>` when no `<think>` opened the reply:
-    /// all before it was reasoning. Whether the line was taken so.
-    fn closes_reasoning(&mut self, line: &str, row_of_table: bool, events: &mut Events) -> bool {
-        if !self.think.started && !line.trim().is_empty() {
-            self.think.started = true;
-            self.think.opened = line.trim_start().starts_with(THINK_OPEN);
-        }
-        if self.think.opened || self.think.withdrawn || !line.contains(THINK_CLOSE) {
-            return false;
-        }
-        let Some(rest) = line
-            .trim_start()
-            .strip_prefix(THINK_CLOSE)
-            .filter(|_| !row_of_table)
-        else {
-            self.think.closed_mid_line = true;
-            return false;
-        };
-        self.think.withdrawn = true;
-        self.withdraw(events);
-        // The whole reply strips reasoning first: tags within it opened nothing.
-        self.open_tags = 0;
-        if self.think.closed_mid_line {
-            // The reasoning ended at an earlier `</think>` in the middle of a
-            // line: what follows it is for `finish` to read.
-            self.phase = Phase::After;
-            return true;
-        }
-        self.phase = Phase::Before;
-        self.read(rest, events);
-        true
-    }
-
     /// The line most of a long reply is made of, told apart cheaply: in the
     /// document, under a table whose header reads, indented past the margin,
     /// a row that reads as it stands and could be nothing else (no tag, fence,
     /// comment or unusual space at either end), and whether it has a colon. Any
     /// other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
+    fn plain_row<'l>(&self, line: &'l str) -> Option<&'l str> {
         let (
             Phase::Document { base, .. },
             Block::Table {
@@ -240,58 +205,16 @@ impl Reader {
         // Its width is checked as its cells are read, once (`Reader::row`).
         // Most rows have no colon, and then nothing more is asked of them.
         let colon = memchr::memchr(b':', content.as_bytes()).is_some();
-        (!colon || is_row(content, *delim)).then_some((depth, content))
+        (!colon || is_row(content, *delim)).then_some(content)
     }
 
+    /// A line as stripping leaves it: where the document is, and its lines.
     fn read(&mut self, line: &str, events: &mut Events) {
-        // The same tool-call tags the whole-reply stripper removes; a row of a
-        // table that begins or ends like one is data there, and so here.
-        let depth = indent_of(line);
-        let row_of_table = matches!(self.block, Block::Table { .. })
-            && matches!(self.phase, Phase::Document { base, .. } if base != usize::MAX && depth > base)
-            && !matches!(self.row_depth, Some(d) if d != depth);
-        if self.closes_reasoning(line, row_of_table, events) {
-            return;
-        }
-        // The whole reply strips reasoning before tool-call tags: a tag in a
-        // reasoning block (or one this line opens) is its text, not a wrapper.
-        let reasoning = self.phase == Phase::Thinking
-            || (self.phase == Phase::Before && line.trim_start().starts_with(THINK_OPEN));
-        let tags = if reasoning {
-            Vec::new()
-        } else {
-            wrapper_tags(line, || row_of_table, &mut self.open_tags)
-        };
-        if !tags.is_empty() {
-            let mut bare = line.to_owned();
-            for tag in &tags {
-                bare = bare.replacen(tag, "", 1);
-            }
-            let from = events.len();
-            self.read(&bare, events);
-            // The events of the line carry the repair, as the whole reply reports it.
-            for e in &mut events[from..] {
-                for tag in &tags {
-                    e.add_repair(Repair::new(RepairKind::StrippedToolCall, self.line, *tag));
-                }
-            }
-            return;
-        }
         match self.phase {
             Phase::After => {}
-            Phase::Thinking => {
-                if let Some(at) = line.find(THINK_CLOSE) {
-                    self.phase = Phase::Before;
-                    self.think.closed = true;
-                    self.read(&line[at + THINK_CLOSE.len()..], events);
-                }
-            }
             Phase::Before => {
                 let t = line.trim_start();
-                if let Some(rest) = t.strip_prefix(THINK_OPEN) {
-                    self.phase = Phase::Thinking;
-                    self.read(rest, events);
-                } else if is_fence(t) {
+                if is_fence(t) {
                     self.phase = Phase::Document {
                         base: usize::MAX,
                         fenced: true,
@@ -381,7 +304,6 @@ impl Reader {
                         }
                         _ => None,
                     };
-                    self.row_depth = None;
                     self.last_row = None;
                     self.block = Block::Table {
                         key,
@@ -459,7 +381,6 @@ impl Reader {
                     self.block = Block::Opaque; // records as key/value blocks: decided at `finish`
                     return;
                 }
-                self.row_depth = Some(depth);
                 self.row(content, events);
             }
             Block::List {
