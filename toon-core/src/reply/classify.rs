@@ -93,10 +93,11 @@ impl Classifier {
     pub(crate) fn line<'l>(&mut self, line: &'l str) -> Line<'l> {
         let i = self.next;
         self.next += 1;
-        if self.first.is_none() && !is_blank(line) {
+        let (depth, blank) = (indent_of(line), is_blank(line));
+        if self.first.is_none() && !blank {
             self.first = Some(i);
         }
-        let row = self.tables.row_of(line);
+        let row = self.tables.row_of(depth, blank);
         let starts = |tag: &str| {
             row.is_none() && may_start_with(line, b'<') && line.trim_start().starts_with(tag)
         };
@@ -126,7 +127,11 @@ impl Classifier {
             text = text.replacen(tag, "", 1).into();
             repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
         }
-        self.tables.push(&text);
+        if text.len() == line.len() {
+            self.tables.push(&text, depth, blank);
+        } else {
+            self.tables.push(&text, indent_of(&text), is_blank(&text));
+        }
         Line {
             text,
             repairs,
@@ -210,10 +215,9 @@ struct Tables {
 }
 
 impl Tables {
-    /// The table `line`, coming next, is a row of.
-    fn row_of(&self, line: &str) -> Row {
-        let depth = indent_of(line);
-        if depth == 0 || is_blank(line) {
+    /// The table the next line, at `depth`, is a row of.
+    fn row_of(&self, depth: usize, blank: bool) -> Row {
+        if depth == 0 || blank {
             return None;
         }
         let (above, rows) = match self.last {
@@ -226,11 +230,11 @@ impl Tables {
         }
     }
 
-    fn push(&mut self, line: &str) {
-        if is_blank(line) {
+    /// The next line, at `depth`, as stripping left it.
+    fn push(&mut self, line: &str, depth: usize, blank: bool) {
+        if blank {
             return;
         }
-        let depth = indent_of(line);
         match self.last {
             Some(_) if self.run.0 == depth => self.run.1 += 1,
             last => self.run = (depth, 1, last),
@@ -244,8 +248,11 @@ impl Tables {
 /// keeps (asked where a reply is refused, so read from the start).
 pub(crate) fn row_at(lines: &[Cow<'_, str>], i: usize) -> Row {
     let mut tables = Tables::default();
-    lines[..i].iter().for_each(|l| tables.push(l));
-    tables.row_of(lines.get(i)?)
+    for l in &lines[..i] {
+        tables.push(l, indent_of(l), is_blank(l));
+    }
+    let line = lines.get(i)?;
+    tables.row_of(indent_of(line), is_blank(line))
 }
 
 /// The delimiter and row width of the table that still expects rows after

@@ -62,6 +62,7 @@ pub use event::{Element, Event, StreamRow};
 pub use events::{Events, IntoIter as EventsIntoIter};
 use reader::Reader;
 
+use super::delimited::{Cut, Cutter};
 use super::guide::TypeGuide;
 use super::Toon;
 use crate::reply::{ParseError, Reply, ReplyOptions};
@@ -101,27 +102,11 @@ pub struct ToonStream<T> {
     keep_text: bool,
     /// Bytes fed and already dropped, decided lines of an events-only stream.
     dropped: usize,
-    /// The root's delimited prose fields, and the block being streamed.
-    prose_names: Vec<&'static str>,
-    prose: Option<ProseBlock>,
-    /// The start of the line last found to open no block, while it is unread.
-    prose_checked: Option<usize>,
+    /// The root's delimited prose fields, cut as the whole reply cuts them.
+    cutter: Cutter,
     /// The stream has ended: its last line is whole without a line break.
     ended: bool,
-    /// No prose field is left to open or open: a push decides nothing
-    /// before a line ends. Kept as one flag, tested on every push.
-    lines_only: bool,
     _type: PhantomData<fn() -> T>,
-}
-
-/// A delimited block being streamed.
-#[derive(Debug)]
-struct ProseBlock {
-    key: &'static str,
-    /// Whether any text was emitted (the line breaks after the opening tag are not text).
-    started: bool,
-    /// Line breaks held back: text only if more text follows before the closing tag.
-    held: String,
 }
 
 impl<T: Toon> Default for ToonStream<T> {
@@ -149,8 +134,7 @@ impl<T: Toon> ToonStream<T> {
     fn build(options: ReplyOptions, keep_text: bool) -> Self {
         // Built once: a derived type builds its shape anew on each call.
         let shape = T::__shape().into_resolved();
-        let prose_names = super::delimited::names(&shape);
-        let lines_only = prose_names.is_empty();
+        let cutter = Cutter::new(super::delimited::names(&shape));
         ToonStream {
             // Most replies are longer than a few lines: room for them at
             // once, not doubled from nothing as they arrive.
@@ -160,34 +144,32 @@ impl<T: Toon> ToonStream<T> {
             dropped: 0,
             reader: Reader::new(TypeGuide::new(shape), options, T::__stream_row),
             keep_text,
-            prose_names,
-            prose: None,
-            prose_checked: None,
+            cutter,
             ended: false,
-            lines_only,
             _type: PhantomData,
         }
     }
 
     /// Feeds the next chunk; returns the events it decided, in order.
-    #[inline(always)]
+    #[inline]
     pub fn push(&mut self, chunk: &str) -> Events {
         let start = self.text.len();
-        // Nothing is decided before a line ends, unless prose blocks stream:
-        // most chunks end here, so this much is inlined at the caller.
-        if self.lines_only {
-            match append(&mut self.text, chunk) {
-                None => return Events::default(),
-                // The line's end is found: it is not searched for again.
-                Some(at) => self.searched = start + at,
-            }
-        } else {
-            self.text.push_str(chunk);
+        self.text.push_str(chunk);
+        // A server's deltas are a few bytes, where a plain loop beats the
+        // setup of a vectorised search.
+        match chunk.bytes().position(|b| b == b'\n') {
+            // Nothing is decided before a line ends, unless a delimited
+            // block streams or may open.
+            None if self.cutter.idle() => return Events::default(),
+            // The line's end is found: it is not searched for again.
+            Some(at) if self.cutter.idle() => self.searched = start + at,
+            _ => {}
         }
         self.read_lines()
     }
 
-    /// Reads the lines the text now completes.
+    /// Reads the lines the text now completes, and the delimited blocks'
+    /// text as it arrives.
     #[inline(never)]
     fn read_lines(&mut self) -> Events {
         // Past `max_bytes` the reply is refused whatever it holds, so its text
@@ -195,40 +177,63 @@ impl<T: Toon> ToonStream<T> {
         if self.keep_text && self.text.len() > self.reader.options().max_bytes {
             self.over_limit();
         }
-        // Most pushes that end a line decide one event.
         let mut events = Events::default();
         loop {
-            if self.prose.is_some() {
-                if self.prose_text(&mut events) {
-                    continue;
-                }
-                break;
-            }
-            if self.prose_opens() {
-                continue;
-            }
-            let from = self.searched.max(self.scanned);
-            let Some(end) = find_newline(&self.text.as_bytes()[from..]) else {
-                self.searched = self.text.len();
-                break;
+            let rest = &self.text[self.scanned..];
+            let at = self.dropped + self.scanned;
+            let cut = if self.cutter.idle() {
+                Cut::Line
+            } else {
+                let may_open = !self.reader.in_reasoning();
+                self.cutter.cut(rest, at, may_open, self.ended)
             };
-            let line_end = from + end;
-            let line = self.text[self.scanned..line_end].trim_end_matches('\r');
-            self.reader.line(line, &mut events);
-            self.scanned = line_end + 1;
+            match cut {
+                // The block is cut out of the whole reply, its line breaks
+                // kept: a list item open before it may go on after it.
+                Cut::Opened { len, .. } => self.scanned += len,
+                Cut::Text {
+                    name,
+                    text,
+                    len,
+                    closed,
+                } => {
+                    if !text.is_empty() {
+                        events.push(Event::Text {
+                            key: Cow::Borrowed(name),
+                            delta: text,
+                        });
+                    }
+                    let breaks = memchr::memchr_iter(b'\n', &rest.as_bytes()[..len]).count();
+                    self.reader.skip_breaks(breaks);
+                    self.scanned += len;
+                    if !closed {
+                        break;
+                    }
+                }
+                Cut::Line => {
+                    // A line arriving in many chunks is searched once.
+                    let from = self.searched.max(self.scanned);
+                    let unread = &self.text.as_bytes()[from..];
+                    let Some(end) = unread.iter().position(|&b| b == b'\n') else {
+                        self.searched = self.text.len();
+                        break;
+                    };
+                    let line_end = from + end;
+                    let line = self.text[self.scanned..line_end].trim_end_matches('\r');
+                    self.reader.line(line, &mut events);
+                    self.scanned = line_end + 1;
+                }
+            }
         }
         if !self.keep_text {
             self.drop_decided();
         }
-        self.lines_only = self.prose_names.is_empty() && self.prose.is_none();
         events
     }
 
     /// Drops the lines already read, whose events are decided.
     fn drop_decided(&mut self) {
         self.text.drain(..self.scanned);
-        // The line checked, if it is still the one unread, now starts at 0.
-        self.prose_checked = self.prose_checked.filter(|&c| c == self.scanned).map(|_| 0);
         self.dropped += self.scanned;
         self.searched = self.searched.saturating_sub(self.scanned);
         self.scanned = 0;
@@ -251,7 +256,7 @@ impl<T: Toon> ToonStream<T> {
     pub fn end(&mut self) -> Events {
         self.ended = true;
         // The last line may open a block that waited for the line to end.
-        let mut events = if self.lines_only {
+        let mut events = if self.cutter.idle() {
             Events::default()
         } else {
             self.read_lines()
@@ -293,176 +298,10 @@ impl<T: Toon> ToonStream<T> {
         self.reader.options_mut().finish_reason = finish_reason;
         self.finish()
     }
-
-    /// A delimited field's opening tag at the start of the next line: the
-    /// block opens, and its text streams from right after the tag. As the
-    /// whole reply cuts its blocks out before anything else, wherever they
-    /// are, a block opens in any part of the reply but the reasoning block it
-    /// opens with, once per field.
-    fn prose_opens(&mut self) -> bool {
-        // A line known not to open a block is not looked at again as it
-        // grows; in reasoning, no line opens one.
-        if self.prose_names.is_empty()
-            || self.prose_checked == Some(self.scanned)
-            || self.reader.in_reasoning()
-        {
-            return false;
-        }
-        // Only the next line: the lines after it are not read yet.
-        let rest = &self.text[self.scanned..];
-        let end = find_newline(rest.as_bytes());
-        let first = end.map_or(rest, |end| &rest[..end]);
-        // An indented tag opens a block only alone on its line or closed on
-        // it: until the line ends, either may yet be so.
-        let indented = first.starts_with([' ', '\t']);
-        let found = self.prose_names.iter().enumerate().find_map(|(i, name)| {
-            super::delimited::opening(first, name).map(|(_, body)| (i, *name, body))
-        });
-        if found.is_some() && indented && end.is_none() && !self.ended {
-            return false;
-        }
-        let Some((i, key, body)) = found else {
-            let content = first.trim_start_matches([' ', '\t']);
-            // Indented, a whole tag opens a block once closed on its line.
-            let may_open = self.prose_names.iter().any(|name| {
-                tag_prefix(content, name) || (indented && content.starts_with(&format!("<{name}>")))
-            });
-            if end.is_some() || !(content.is_empty() || may_open) {
-                self.prose_checked = Some(self.scanned);
-            }
-            return false;
-        };
-        self.prose_names.remove(i);
-        // The block is cut out of the whole reply, its line breaks kept: a
-        // list item open before it may go on after it, so it stays open.
-        self.scanned += body;
-        self.prose = Some(ProseBlock {
-            key,
-            started: false,
-            held: String::new(),
-        });
-        true
-    }
-
-    /// Emits the open block's text that has arrived; `true` once its closing tag came.
-    fn prose_text(&mut self, events: &mut Events) -> bool {
-        let Some(block) = &mut self.prose else {
-            return false;
-        };
-        let close = format!("</{}>", block.key);
-        let rest = &self.text[self.scanned..];
-        let (body, closed) = match rest.find(&close) {
-            Some(at) => (&rest[..at], true),
-            // Hold back what may be the start of the closing tag.
-            None => {
-                let keep = (1..close.len().min(rest.len() + 1))
-                    .rev()
-                    .find(|&n| rest.ends_with(&close[..n]))
-                    .unwrap_or(0);
-                (&rest[..rest.len() - keep], false)
-            }
-        };
-        let mut delta = std::mem::take(&mut block.held);
-        // Line breaks before any text are not the prose's (text held back is).
-        delta.push_str(if block.started || !delta.is_empty() {
-            body
-        } else {
-            body.trim_start_matches(['\n', '\r'])
-        });
-        // Line breaks at the end are text only if text follows them, and so
-        // are spaces after the last of them: they may be the indentation of
-        // the closing tag, which is not the prose's (as `delimited::split`
-        // cuts it).
-        let spaced = delta.trim_end_matches([' ', '\t']);
-        let after_break = spaced.ends_with(['\n', '\r']) || (spaced.is_empty() && !block.started);
-        let text_len = if after_break { spaced } else { delta.as_str() }
-            .trim_end_matches(['\n', '\r'])
-            .len();
-        if !closed {
-            block.held = delta[text_len..].to_owned();
-        }
-        delta.truncate(text_len);
-        if !delta.is_empty() {
-            block.started = true;
-            events.push(Event::Text {
-                key: Cow::Borrowed(block.key),
-                delta,
-            });
-        }
-        self.reader
-            .skip_breaks(memchr::memchr_iter(b'\n', body.as_bytes()).count());
-        self.scanned += body.len();
-        if closed {
-            self.scanned += close.len();
-            self.prose = None;
-        }
-        closed
-    }
 }
 
 /// The bytes of text a stream makes room for at once.
 const INITIAL_TEXT: usize = 1024;
-
-/// Is `content` the start of `<name>`, so that more of the line may make it one?
-fn tag_prefix(content: &str, name: &str) -> bool {
-    let Some(rest) = content.strip_prefix('<') else {
-        return false;
-    };
-    rest.len() <= name.len() + 1
-        && rest
-            .bytes()
-            .zip(name.bytes().chain(std::iter::once(b'>')))
-            .all(|(a, b)| a == b)
-}
-
-/// Appends `chunk` to `text` and finds its first line break. A server's
-/// deltas are mostly a few bytes: for up to 8 each length is its own arm, so
-/// the copy is a few moves of known length instead of a call to `memcpy`, and
-/// the search one test of the chunk read as a word.
-#[inline(always)]
-fn append(text: &mut String, chunk: &str) -> Option<usize> {
-    macro_rules! lengths {
-        ($($n:literal)*) => {
-            match chunk.len() {
-                $($n => {
-                    text.push_str(chunk);
-                    let mut word = [0u8; 8];
-                    word[..$n].copy_from_slice(&chunk.as_bytes()[..$n]);
-                    newline_in(u64::from_le_bytes(word))
-                })*
-                _ => {
-                    text.push_str(chunk);
-                    find_newline(chunk.as_bytes())
-                }
-            }
-        };
-    }
-    lengths!(1 2 3 4 5 6 7 8)
-}
-
-/// The first `\n` among the eight bytes of `word` (little-endian), zeros
-/// past the chunk included, which are no line break.
-#[inline(always)]
-fn newline_in(word: u64) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    // A byte of `x` is zero where `word` holds `\n`; the lowest flag set is
-    // exact (a borrow only flags bytes above a zero byte).
-    let x = word ^ u64::from_le_bytes([b'\n'; 8]);
-    let flags = x.wrapping_sub(ONES) & !x & HIGHS;
-    (flags != 0).then(|| flags.trailing_zeros() as usize / 8)
-}
-
-/// The first line break in `text`. Chunks and the ends of lines left to search
-/// are mostly a few bytes, where a plain loop beats a vectorised search's setup.
-#[inline]
-fn find_newline(text: &[u8]) -> Option<usize> {
-    if text.len() < 32 {
-        text.iter().position(|&b| b == b'\n')
-    } else {
-        memchr::memchr(b'\n', text)
-    }
-}
 
 /// The stream decoder without [`finish`](ToonStream::finish), for consumers that
 /// act on each event and never need the whole value: it drops every line once its
@@ -518,31 +357,6 @@ impl<T: Toon> ToonEvents<T> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_chunk_read_as_a_word_finds_its_first_line_break() {
-        // Every byte value beside and after a line break, at every place in
-        // chunks of every length the word holds, against a plain search.
-        for len in 1..=8 {
-            for at in 0..len {
-                for other in 0..=255u8 {
-                    // With a line break at `at`, and with none there.
-                    for at_byte in [b'\n', other] {
-                        let mut chunk = [other; 8];
-                        chunk[at] = at_byte;
-                        let mut word = [0u8; 8];
-                        word[..len].copy_from_slice(&chunk[..len]);
-                        let plain = chunk[..len].iter().position(|&b| b == b'\n');
-                        assert_eq!(
-                            newline_in(u64::from_le_bytes(word)),
-                            plain,
-                            "{chunk:?} {len}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
     #[derive(Debug, Clone, PartialEq, crate::Toon)]
     #[toon(crate = "crate")]
     struct Row {
@@ -568,9 +382,9 @@ mod tests {
         s
     }
 
-    /// Chunks of every length the push reads inline (1 to 8 bytes) and
-    /// longer, a line break anywhere in them: the same events, at the same
-    /// lines, and the same value as the reply fed a line at a time.
+    /// Chunks of every length from 1 to 12 bytes, a line break anywhere in
+    /// them: the same events, at the same lines, and the same value as the
+    /// reply fed a line at a time.
     #[test]
     fn every_chunk_length_finds_its_line_ends() {
         let text = "title: t\nrows[4]{id,name}:\n  1,Ada\n  2,Bo\n\n  3,Cy\n  4,D\n";
