@@ -130,12 +130,10 @@ pub(crate) struct Columns {
 }
 
 /// A clean row's text and its table's columns, shared by the row's
-/// element and its clones. The stream writes the next row's text over it
-/// where no element holds it any more (see `Element::row`), so a consumer
-/// that is done with each event before the next costs no allocation a row.
+/// element and its clones.
 #[derive(Debug)]
 pub(crate) struct RowText {
-    text: String,
+    text: Box<str>,
     columns: Arc<Columns>,
 }
 
@@ -167,33 +165,14 @@ impl Columns {
 }
 
 impl Element {
-    /// A clean row, kept as its text: in `last`, the previous row of its
-    /// table (the reader empties it as a table begins), where no element
-    /// holds it any more.
-    pub(crate) fn row(
-        last: &mut Option<Arc<RowText>>,
-        text: &str,
-        columns: &Arc<Columns>,
-        line: usize,
-    ) -> Self {
-        let row = match last.as_mut().and_then(Arc::get_mut) {
-            Some(row) => {
-                row.text.clear();
-                row.text.push_str(text);
-                last.clone()
-            }
-            None => None,
+    /// A clean row, kept as its text.
+    pub(crate) fn row(text: &str, columns: &Arc<Columns>, line: usize) -> Self {
+        let row = RowText {
+            text: text.into(),
+            columns: Arc::clone(columns),
         };
-        let row = row.unwrap_or_else(|| {
-            let row = Arc::new(RowText {
-                text: text.to_owned(),
-                columns: Arc::clone(columns),
-            });
-            *last = Some(Arc::clone(&row));
-            row
-        });
         Element {
-            body: Body::Row(row),
+            body: Body::Row(Arc::new(row)),
             line,
             repairs: Vec::new(),
         }

@@ -35,10 +35,7 @@
 //!
 //! Cost: a push that ends no line only appends the chunk, and the events of a
 //! push come back as [`Events`], which holds one event without an allocation.
-//! A clean row's element shares its text with the stream, which writes the
-//! next row over it once no element holds it: a consumer done with each event
-//! before the next costs no allocation a row for it (one that keeps them all,
-//! two).
+//! A clean row's element keeps its text, read into a type only when asked.
 //!
 //! Memory: [`ToonStream`] keeps the text it has been fed, and `finish` reads
 //! it with the decode [`ToonOutputParser::parse_with_report`](crate::ToonOutputParser::parse_with_report) runs, so the two agree

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::event::{CleanRow, Columns, Element, Event, RowText, StreamRow};
+use super::event::{CleanRow, Columns, Element, Event, StreamRow};
 use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, is_row, trim_spaces};
@@ -74,9 +74,6 @@ pub(super) struct Reader {
     line: usize,
     /// Whether the whole reply keeps a table row, as the type reads it.
     stream_row: ReadRow,
-    /// The last clean row's text, of the table being read, written over by
-    /// the next where no event holds it.
-    last_row: Option<Arc<RowText>>,
     /// What stripping takes out of each line (reasoning, tool-call tags),
     /// as the whole reply's stripping has it.
     lines: Classifier,
@@ -98,7 +95,6 @@ impl Reader {
             options,
             line: 0,
             stream_row,
-            last_row: None,
             lines: Classifier::new(),
             emitted: false,
         }
@@ -141,13 +137,6 @@ impl Reader {
             self.phase = Phase::Before;
         }
         let text = &*classified.text;
-        let plain = text.len() == line.len() && classified.repairs.is_empty();
-        if let Some(content) = self.plain_row(text).filter(|_| plain) {
-            self.row(content, events);
-            // A row's events are its items.
-            self.emitted |= events.len() > before;
-            return;
-        }
         let from = events.len();
         self.read(text, events);
         // The events of the line carry its tags' repairs, as the whole reply reports them.
@@ -172,40 +161,6 @@ impl Reader {
         }
         // An open list item is dropped with the rest, not emitted.
         self.block = Block::Opaque;
-    }
-
-    /// The line most of a long reply is made of, told apart cheaply: in the
-    /// document, under a table whose header reads, indented past the margin,
-    /// a row that reads as it stands and could be nothing else (no tag, fence,
-    /// comment or unusual space at either end), and whether it has a colon. Any
-    /// other line is read in full.
-    fn plain_row<'l>(&self, line: &'l str) -> Option<&'l str> {
-        let (
-            Phase::Document { base, .. },
-            Block::Table {
-                columns: Some(_),
-                delim,
-                ..
-            },
-        ) = (&self.phase, &self.block)
-        else {
-            return None;
-        };
-        let depth = indent_of(line);
-        if depth <= *base || *base == usize::MAX {
-            return None;
-        }
-        // Spaces before it are its depth: only those after it are left.
-        let content = line[depth..].trim_end_matches(' ');
-        let (&first, &last) = (content.as_bytes().first()?, content.as_bytes().last()?);
-        let plain = |c: u8| c.is_ascii_graphic() && !matches!(c, b'#' | b'`' | b'<' | b'>');
-        if !(plain(first) && plain(last)) {
-            return None;
-        }
-        // Its width is checked as its cells are read, once (`Reader::row`).
-        // Most rows have no colon, and then nothing more is asked of them.
-        let colon = memchr::memchr(b':', content.as_bytes()).is_some();
-        (!colon || is_row(content, *delim)).then_some(content)
     }
 
     /// A line as stripping leaves it: where the document is, and its lines.
@@ -304,7 +259,6 @@ impl Reader {
                         }
                         _ => None,
                     };
-                    self.last_row = None;
                     self.block = Block::Table {
                         key,
                         header: content.to_owned(),
@@ -351,10 +305,7 @@ impl Reader {
                     return;
                 };
                 let at = self.line;
-                let read = match self.plain_field(content, colon) {
-                    Some(value) => Some((value, Vec::new())),
-                    None => decode_doc(&self.guide, &self.options, content, &key, &[at]),
-                };
+                let read = decode_doc(&self.guide, &self.options, content, &key, &[at]);
                 if let Some((value, repairs)) = read {
                     if !matches!(value, Value::Object(_) | Value::Array(_)) {
                         events.push(Event::Field {
@@ -430,7 +381,7 @@ impl Reader {
         let mut cells = Vec::with_capacity(columns.as_ref().map_or(0, |c| c.width + 1));
         let mut decided = match columns {
             Some(columns) if columns.clean_cells(content, &mut cells) => {
-                let element = Element::row(&mut self.last_row, content, columns, at);
+                let element = Element::row(content, columns, at);
                 let row = CleanRow {
                     fields: &columns.fields,
                     cells: &cells,
@@ -574,41 +525,6 @@ impl Reader {
             }
             _ => {}
         }
-    }
-
-    /// Decodes a small document through the reply decoder (with the type's
-    /// guide) and returns the value at `key` (the root array itself for key "")
-    /// and its repairs, each placed on the completion's line: `lines[i]` is the
-    /// completion's line of the document's line `i + 1`. A count is the whole
-    /// reply's to decide, so a corrected one is not the element's repair.
-    /// A `key: value` line the specification reads as it stands, as most
-    /// are, whose key has a scalar value: that value, as the one-line
-    /// document's decode gives it (with no repair: the reply decoder takes a
-    /// document the specification reads as it is), without that decode's
-    /// work. `None` for any other line, which `decode_doc` reads. (A carriage
-    /// return before trailing spaces is the one difference: that decode would
-    /// take it for the line's end, the whole reply's keeps it, and so does
-    /// this, so the event holds what the final value holds.)
-    fn plain_field(&self, content: &str, colon: usize) -> Option<Value> {
-        let token = trim_spaces(&content[..colon]);
-        let rest = trim_spaces(&content[colon + 1..]);
-        // Not what the whole reply decoder would look at again: a comment, a
-        // tab or a byte-order mark before the key, a key a header could be
-        // made of, a line it strips or that is over a limit; nor an empty
-        // key, an empty array or a quoted key that does not read.
-        let plain = token.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '"')
-            && !token.contains(['[', '{'])
-            && !rest.is_empty()
-            && rest != "[]"
-            && self.options.max_depth >= 1
-            && crate::reply::too_many_bytes(content.len(), &self.options).is_ok()
-            && !crate::reply::strip::needs_stripping(content)
-            && (!token.starts_with('"') || crate::lex::parse_quoted(token).is_ok());
-        if !plain {
-            return None;
-        }
-        let value = crate::lex::parse_value_token(rest).ok()?;
-        Some(Node::Scalar(value).into_value())
     }
 }
 
