@@ -508,7 +508,7 @@ fn a_streamed_block_ends_as_the_whole_reply_cuts_it() {
         for n in [1, 2, 3, 7, 100] {
             let mut stream = ToonStream::<common::types::SourcedProse>::new();
             let mut text = String::new();
-            let mut take = |events: toon_core::stream::Events| {
+            let mut take = |events: Vec<toon_core::stream::Event>| {
                 for e in events {
                     if let StreamEvent::Text { delta, .. } = e {
                         text.push_str(&delta);

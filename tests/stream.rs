@@ -1272,7 +1272,7 @@ fn a_kept_element_keeps_its_row_while_the_next_rows_are_read() {
         b: Vec<Item>,
     }
     let mut s = ToonStream::<Pair>::new();
-    let only = |events: toon_core::stream::Events| {
+    let only = |events: Vec<toon_core::stream::Event>| {
         assert_eq!(events.len(), 1, "{events:?}");
         events.into_iter().next().unwrap()
     };

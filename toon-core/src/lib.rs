@@ -156,8 +156,7 @@ pub mod spec {
 /// [`ToonStream`]).
 pub mod stream {
     pub use crate::typed::{
-        Element, Event, Events, EventsIntoIter, Item, Partial, PartialStream, Streamed, ToonEvents,
-        ToonStream, Update,
+        Element, Event, Item, Partial, PartialStream, Streamed, ToonEvents, ToonStream, Update,
     };
 }
 

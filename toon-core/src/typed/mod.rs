@@ -25,7 +25,7 @@ pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub(crate) use parser::{Rounds, Said};
 pub use partial::{Item, Partial, PartialStream, Streamed, Update};
 pub use row::{CellCheck, RowCells};
-pub use stream::{Element, Event, Events, EventsIntoIter, StreamRow, ToonEvents, ToonStream};
+pub use stream::{Element, Event, StreamRow, ToonEvents, ToonStream};
 
 use crate::encode::encode;
 use crate::grammar::GrammarSyntax;

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::constrain::Measure;
 use super::context::{read_alone, Cx};
-use super::stream::{Event, Events, ToonStream};
+use super::stream::{Event, ToonStream};
 use super::Toon;
 use crate::node::Node;
 use crate::reply::{FinishReason, ParseError, Repair, Reply, ReplyOptions};
@@ -227,7 +227,7 @@ impl<T: Streamed> PartialStream<T> {
         self.stream.finish_with(finish_reason)
     }
 
-    fn take(&mut self, events: Events) -> Vec<Update<T::Event>> {
+    fn take(&mut self, events: Vec<Event>) -> Vec<Update<T::Event>> {
         let mut updates = Vec::new();
         for event in events {
             let Some(at) = key(&event) else {

@@ -258,7 +258,7 @@ pub struct RuntimeStream {
 
 impl RuntimeStream {
     /// As [`ToonStream::push`](crate::ToonStream::push).
-    pub fn push(&mut self, chunk: &str) -> super::Events {
+    pub fn push(&mut self, chunk: &str) -> Vec<super::Event> {
         let (inner, partial) = (&mut self.inner, &mut self.partial);
         self.ty.enter(|| {
             let events = inner.push(chunk);
@@ -268,7 +268,7 @@ impl RuntimeStream {
     }
 
     /// As [`ToonStream::end`](crate::ToonStream::end).
-    pub fn end(&mut self) -> super::Events {
+    pub fn end(&mut self) -> Vec<super::Event> {
         let (inner, partial) = (&mut self.inner, &mut self.partial);
         self.ty.enter(|| {
             let events = inner.end();

@@ -109,8 +109,9 @@ pub struct Element {
 
 #[derive(Debug, Clone)]
 enum Body {
-    /// A clean row: its cells' text, under its table's columns.
-    Row(Arc<RowText>),
+    /// A clean row: its cells' text, under its table's columns (each shared
+    /// with the element's clones).
+    Row(Arc<str>, Arc<Columns>),
     /// A value read through the reply decoder (boxed: most elements are
     /// rows, and an event small enough is moved without a call).
     Value(Box<Value>),
@@ -127,14 +128,6 @@ pub(crate) struct Columns {
     /// Where a type found its fields among the columns, kept from row to row
     /// as the whole reply keeps it (see `node::Memo`).
     memo: Mutex<Memo>,
-}
-
-/// A clean row's text and its table's columns, shared by the row's
-/// element and its clones.
-#[derive(Debug)]
-pub(crate) struct RowText {
-    text: Box<str>,
-    columns: Arc<Columns>,
 }
 
 impl Columns {
@@ -167,12 +160,8 @@ impl Columns {
 impl Element {
     /// A clean row, kept as its text.
     pub(crate) fn row(text: &str, columns: &Arc<Columns>, line: usize) -> Self {
-        let row = RowText {
-            text: text.into(),
-            columns: Arc::clone(columns),
-        };
         Element {
-            body: Body::Row(Arc::new(row)),
+            body: Body::Row(text.into(), Arc::clone(columns)),
             line,
             repairs: Vec::new(),
         }
@@ -195,11 +184,9 @@ impl Element {
     /// As [`Toon::from_toon`] for a value of the wrong shape.
     pub fn decode<E: Toon>(&self) -> Result<E, ParseError> {
         match &self.body {
-            Body::Row(kept) => lend_row(&kept.text, &kept.columns, self.line, |row| {
+            Body::Row(text, columns) => lend_row(text, columns, self.line, |row| {
                 // As the whole reply reads a row: in one pass where it can.
-                let read = kept
-                    .columns
-                    .with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                let read = columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
                 if let Some(value) = read {
                     return Ok(value);
                 }
@@ -213,8 +200,7 @@ impl Element {
     /// object of its header's fields).
     pub fn value(&self) -> Value {
         match &self.body {
-            Body::Row(row) => {
-                let (text, columns) = (&row.text, &row.columns);
+            Body::Row(text, columns) => {
                 let row: Map<String, Value> = fill(
                     &mut cells_of(text, columns).into_iter(),
                     &columns.fields,
@@ -269,7 +255,7 @@ impl<'r, 'c> StreamRow<'r, 'c> {
     /// read in full, from the same cells.
     pub(crate) fn read<E: Toon>(&mut self) -> bool {
         let read = match (self.clean.take(), &self.element.body) {
-            (Some(clean), Body::Row(_)) => {
+            (Some(clean), Body::Row(..)) => {
                 let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
                 if E::__row_reads(&mut cells) {
                     return true;

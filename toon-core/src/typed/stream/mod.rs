@@ -34,7 +34,7 @@
 //! on as final.
 //!
 //! Cost: a push that ends no line only appends the chunk, and the events of a
-//! push come back as [`Events`], which holds one event without an allocation.
+//! push come back in a `Vec`, which allocates only where the push decided one.
 //! A clean row's element keeps its text, read into a type only when asked.
 //!
 //! Memory: [`ToonStream`] keeps the text it has been fed, and `finish` reads
@@ -49,14 +49,12 @@
 //! being built, however long the completion.
 
 mod event;
-mod events;
 mod reader;
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
 pub use event::{Element, Event, StreamRow};
-pub use events::{Events, IntoIter as EventsIntoIter};
 use reader::Reader;
 
 use super::delimited::{Cut, Cutter};
@@ -149,7 +147,7 @@ impl<T: Toon> ToonStream<T> {
 
     /// Feeds the next chunk; returns the events it decided, in order.
     #[inline]
-    pub fn push(&mut self, chunk: &str) -> Events {
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         let start = self.text.len();
         self.text.push_str(chunk);
         // A server's deltas are a few bytes, where a plain loop beats the
@@ -157,7 +155,7 @@ impl<T: Toon> ToonStream<T> {
         match chunk.bytes().position(|b| b == b'\n') {
             // Nothing is decided before a line ends, unless a delimited
             // block streams or may open.
-            None if self.cutter.idle() => return Events::default(),
+            None if self.cutter.idle() => return Vec::new(),
             // The line's end is found: it is not searched for again.
             Some(at) if self.cutter.idle() => self.searched = start + at,
             _ => {}
@@ -168,13 +166,13 @@ impl<T: Toon> ToonStream<T> {
     /// Reads the lines the text now completes, and the delimited blocks'
     /// text as it arrives.
     #[inline(never)]
-    fn read_lines(&mut self) -> Events {
+    fn read_lines(&mut self) -> Vec<Event> {
         // Past `max_bytes` the reply is refused whatever it holds, so its text
         // is no longer kept; checked as lines end, so at most a line is past it.
         if self.keep_text && self.text.len() > self.reader.options().max_bytes {
             self.over_limit();
         }
-        let mut events = Events::default();
+        let mut events = Vec::new();
         loop {
             let rest = &self.text[self.scanned..];
             let at = self.dropped + self.scanned;
@@ -250,11 +248,11 @@ impl<T: Toon> ToonStream<T> {
     /// The stream has ended: decides the last line (which had no newline) and the
     /// list item still open, and returns their events. Call it before
     /// [`finish`](Self::finish) when every record must arrive as an event.
-    pub fn end(&mut self) -> Events {
+    pub fn end(&mut self) -> Vec<Event> {
         self.ended = true;
         // The last line may open a block that waited for the line to end.
         let mut events = if self.cutter.idle() {
-            Events::default()
+            Vec::new()
         } else {
             self.read_lines()
         };
@@ -340,12 +338,12 @@ impl<T: Toon> ToonEvents<T> {
 
     /// Feeds the next chunk; returns the events it decided.
     #[inline]
-    pub fn push(&mut self, chunk: &str) -> Events {
+    pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         self.0.push(chunk)
     }
 
     /// The stream has ended: decides the last line and the list item still open.
-    pub fn end(&mut self) -> Events {
+    pub fn end(&mut self) -> Vec<Event> {
         self.0.end()
     }
 }

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::event::{CleanRow, Columns, Element, Event, StreamRow};
-use super::events::Events;
 use crate::header::{parse_header, HeaderParse};
 use crate::lex::{find_unquoted, is_row, trim_spaces};
 use crate::node::{Memo, Node};
@@ -121,7 +120,7 @@ impl Reader {
     }
 
     /// The next complete line of the completion.
-    pub(super) fn line(&mut self, line: &str, events: &mut Events) {
+    pub(super) fn line(&mut self, line: &str, events: &mut Vec<Event>) {
         self.line += 1;
         let before = events.len();
         let classified = self.lines.line(line);
@@ -155,7 +154,7 @@ impl Reader {
     /// The lines read so far were not the document: voids their events (if
     /// any came) and what was kept of them, and reads on as from the start.
     /// Tool-call wrappers stay open: the whole reply strips them before fences.
-    fn withdraw(&mut self, events: &mut Events) {
+    fn withdraw(&mut self, events: &mut Vec<Event>) {
         if std::mem::take(&mut self.emitted) {
             events.push(Event::Withdrawn);
         }
@@ -164,7 +163,7 @@ impl Reader {
     }
 
     /// A line as stripping leaves it: where the document is, and its lines.
-    fn read(&mut self, line: &str, events: &mut Events) {
+    fn read(&mut self, line: &str, events: &mut Vec<Event>) {
         match self.phase {
             Phase::After => {}
             Phase::Before => {
@@ -188,7 +187,7 @@ impl Reader {
         }
     }
 
-    fn document_line(&mut self, line: &str, events: &mut Events) {
+    fn document_line(&mut self, line: &str, events: &mut Vec<Event>) {
         let Phase::Document { base, fenced } = self.phase else {
             return;
         };
@@ -238,7 +237,7 @@ impl Reader {
     }
 
     /// A line at the document's margin: a field, or a header opening a block.
-    fn top_level(&mut self, content: &str, events: &mut Events) {
+    fn top_level(&mut self, content: &str, events: &mut Vec<Event>) {
         self.block = Block::Opaque;
         match parse_header(content, 8) {
             HeaderParse::Header(h) => {
@@ -321,7 +320,7 @@ impl Reader {
     }
 
     /// A line inside the current block.
-    fn inner(&mut self, line: &str, depth: usize, events: &mut Events) {
+    fn inner(&mut self, line: &str, depth: usize, events: &mut Vec<Event>) {
         let at = self.line;
         let mut decided = None;
         match &mut self.block {
@@ -361,7 +360,7 @@ impl Reader {
     /// A table row (told from a record as the decoder tells one): kept as its
     /// text where its header reads and its cells, read once, are exactly the
     /// header's width; else read with its header through the reply decoder.
-    fn row(&mut self, content: &str, events: &mut Events) {
+    fn row(&mut self, content: &str, events: &mut Vec<Event>) {
         let Block::Table {
             key,
             header,
@@ -436,7 +435,7 @@ impl Reader {
     }
 
     /// The list item whose lines are `item`, as an event.
-    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Events) {
+    fn emit_item(&mut self, item: Vec<(usize, String)>, events: &mut Vec<Event>) {
         let Block::List {
             key,
             header_line,
@@ -494,7 +493,7 @@ impl Reader {
         }
     }
 
-    pub(super) fn close_block(&mut self, events: &mut Events) {
+    pub(super) fn close_block(&mut self, events: &mut Vec<Event>) {
         if let Block::List { item, .. } = &mut self.block {
             let last = std::mem::take(item);
             let before = events.len();
