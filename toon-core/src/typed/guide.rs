@@ -109,8 +109,11 @@ fn apply(
     else {
         return;
     };
-    for i in 0..lines.len() {
+    // Each line at the margin and the block under it, once.
+    let mut i = 0;
+    while i < lines.len() {
         if !significant(&lines[i]) || indent_of(&lines[i]) != base {
+            i += 1;
             continue;
         }
         let end = block_end(lines, i, base);
@@ -120,6 +123,7 @@ fn apply(
         complete_header(fields, lines, i, end, base, repairs);
         widen_header(fields, lines, i, end, repairs);
         mend_rows(fields, lines, i, end, repairs, missing);
+        i = end;
     }
 }
 
