@@ -419,9 +419,9 @@ fn table_rows_read_like_the_same_records_in_list_form() {
 }
 
 /// A value the type refuses carries the column its text begins at, computed
-/// from where the text lies only once the error is returned: in the reply as
-/// written, and in a line the repairs re-indented, where the completion's line
-/// holds that text once; where it holds it more than once, no column is guessed.
+/// from where it stands on its line (a byte, or a row's cell) only once the
+/// error is returned: in the reply as written, and in a line the repairs
+/// re-indented, which ends as the completion's line does.
 #[test]
 fn a_refused_value_is_placed_by_line_and_column() {
     let strict = toon_core::ReplyOptions {

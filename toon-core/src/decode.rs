@@ -11,7 +11,7 @@ use crate::lex::{
     split_unquoted_spans, trim_spaces, LexError,
 };
 use crate::lines::{split_lines, Line};
-use crate::node::{fill, Node, Object, Placed, Scalar, Table};
+use crate::node::{fill, At, Node, Object, Placed, Scalar, Table};
 use crate::options::DecodeOptions;
 
 /// Decodes a TOON document into a JSON value.
@@ -227,7 +227,7 @@ impl<'a> Parser<'a, '_> {
             }
             self.claim(&line, self.span > 0)?;
             let (key, value) = self.field(&line, line.content, depth)?;
-            self.insert(map, &line, key, Placed::new(line.number(), value))?;
+            self.insert(map, &line, key, value)?;
         }
         Ok(())
     }
@@ -289,12 +289,12 @@ impl<'a> Parser<'a, '_> {
         line: &Line<'a>,
         content: &'a str,
         depth: usize,
-    ) -> Result<(String, Node<'a>)> {
+    ) -> Result<(String, Placed<'a>)> {
         match parse_header(content, self.max_depth) {
             HeaderParse::Header(h) if h.key.is_some() => {
                 let key = h.key.clone().unwrap_or_default();
                 let value = self.array_body(line, h, depth)?;
-                return Ok((key, value));
+                return Ok((key, Placed::new(line.number(), value)));
             }
             HeaderParse::Header(_) if self.strict => {
                 return Err(error_at(
@@ -332,12 +332,12 @@ impl<'a> Parser<'a, '_> {
         } else if rest == "[]" {
             Node::Array(Vec::new())
         } else {
-            Node::Scalar(
-                parse_value_token(rest)
-                    .map_err(|e| lex_error(line, end_at(line, rest), rest, e))?,
-            )
+            let at = end_at(line, rest);
+            let value = parse_value_token(rest).map_err(|e| lex_error(line, at, rest, e))?;
+            let at = At::Byte(line.indent() + at);
+            return Ok((key, Placed::at(line.number(), at, Node::Scalar(value))));
         };
-        Ok((key, value))
+        Ok((key, Placed::new(line.number(), value)))
     }
 
     /// The value a header introduces; the header stands at `depth`, its rows or items at `depth + 1`.
@@ -390,7 +390,8 @@ impl<'a> Parser<'a, '_> {
                         .contains(|c: char| matches!(c, ',' | '|' | '\t' | ';') && c != h.delim);
                 let value = parse_value_token(token)
                     .map_err(|e| lex_error(line, rest_at + start, token, e))?;
-                values.push(Placed::new(line.number(), Node::Scalar(value)));
+                let at = At::Byte(line.indent() + rest_at + start);
+                values.push(Placed::at(line.number(), at, Node::Scalar(value)));
             }
             if split_otherwise && values.len() < h.length {
                 return Err(self.count_error(line, &h, values.len(), "values"));
@@ -472,7 +473,7 @@ impl<'a> Parser<'a, '_> {
             .min(self.input_len / 16)
             .min((self.room - rows * ROW) / CELL);
         self.room -= rows * ROW + cells * CELL;
-        let mut table = Table::with_capacity(fields.to_vec(), rows, cells);
+        let mut table = Table::with_capacity(fields.to_vec(), h.delim, rows, cells);
         let mut records = None;
         let mut dropped = None;
         while let Some(row) = self.next_in_scope(depth)? {
@@ -633,11 +634,14 @@ impl<'a> Parser<'a, '_> {
             };
             self.claim(&item, !items.is_empty() || saved_span > 0)?;
             self.span = saved_span + 1;
-            let value = match rest {
-                None => Node::object(Object::new()),
-                Some(rest) => self.list_item(&item, rest, depth + 1)?,
+            let (value, at) = match rest {
+                None => (Node::object(Object::new()), At::Unknown),
+                Some(rest) => {
+                    let at = At::Byte(item.indent() + end_at(&item, rest));
+                    (self.list_item(&item, rest, depth + 1)?, at)
+                }
             };
-            items.push(Placed::new(item.number(), value));
+            items.push(Placed::at(item.number(), at, value));
         }
         self.span = saved_span;
         self.check_count(line, h, items.len(), "items")?;
@@ -676,7 +680,7 @@ impl<'a> Parser<'a, '_> {
         // An object whose first field sits on the hyphen line, at depth + 1 for scope purposes.
         let mut map = Object::new();
         let (key, value) = self.field(line, rest, depth + 1)?;
-        map.insert(key, Placed::new(line.number(), value));
+        map.insert(key, value);
         self.object_fields(depth + 1, &mut map)?;
         Ok(Node::object(map))
     }

@@ -39,16 +39,35 @@ pub(crate) type Object<'t> = IndexMap<String, Placed<'t>>;
 #[derive(Debug)]
 pub struct Placed<'t> {
     pub(crate) line: usize,
+    /// Where on its line the value stands.
+    pub(crate) at: At,
     pub(crate) node: Node<'t>,
+}
+
+/// Where a value stands on its line, as the decoder found it: what turns an
+/// error about the value into a column, only once an error needs one.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) enum At {
+    /// Not known (a JSON reply, a value built from several).
+    #[default]
+    Unknown,
+    /// At this byte of the line.
+    Byte(usize),
+    /// The cell of this index of a table's row, cut by this delimiter.
+    Cell(usize, char),
 }
 
 impl<'t> Placed<'t> {
     pub(crate) fn new(line: usize, node: Node<'t>) -> Self {
-        Placed { line, node }
+        Placed::at(line, At::Unknown, node)
+    }
+
+    pub(crate) fn at(line: usize, at: At, node: Node<'t>) -> Self {
+        Placed { line, at, node }
     }
 
     fn into_owned<'b>(self) -> Placed<'b> {
-        Placed::new(self.line, self.node.into_owned())
+        Placed::at(self.line, self.at, self.node.into_owned())
     }
 }
 
@@ -57,6 +76,8 @@ impl<'t> Placed<'t> {
 #[derive(Debug)]
 pub struct Table<'t> {
     pub(crate) fields: Vec<Field>,
+    /// The header's delimiter.
+    pub(crate) delim: char,
     pub(crate) cells: Vec<Scalar<'t>>,
     /// Where each row's cells end in `cells`.
     pub(crate) ends: Vec<usize>,
@@ -73,6 +94,8 @@ pub struct Row<'t> {
     /// Fewer cells than fields only where a non-strict row was short.
     pub(crate) cells: &'t mut [Scalar<'t>],
     pub(crate) line: usize,
+    /// The header's delimiter, which tells where a cell stands on the line.
+    pub(crate) delim: char,
 }
 
 /// The columns a type has found in a table so far, kept from row to row (see
@@ -80,9 +103,15 @@ pub struct Row<'t> {
 pub(crate) type Memo = Vec<(&'static str, Option<usize>)>;
 
 impl<'t> Table<'t> {
-    pub(crate) fn with_capacity(fields: Vec<Field>, rows: usize, cells: usize) -> Self {
+    pub(crate) fn with_capacity(
+        fields: Vec<Field>,
+        delim: char,
+        rows: usize,
+        cells: usize,
+    ) -> Self {
         Table {
             fields,
+            delim,
             cells: Vec::with_capacity(cells),
             ends: Vec::with_capacity(rows),
             lines: Vec::with_capacity(rows),
@@ -259,6 +288,7 @@ impl<'t> Node<'t> {
             Node::Array(items) => Node::Array(items.into_iter().map(Placed::into_owned).collect()),
             Node::Table(t) => Node::Table(Box::new(Table {
                 fields: t.fields,
+                delim: t.delim,
                 cells: t.cells.into_iter().map(Scalar::into_owned).collect(),
                 ends: t.ends,
                 lines: t.lines,

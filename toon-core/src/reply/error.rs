@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::error::DecodeError;
+use crate::node::At;
 
 /// What an empty object where the type wants a struct with fields is told:
 /// the model said nothing of the struct, which is not each field missing.
@@ -122,24 +123,24 @@ struct Inner {
     advice_at: Option<usize>,
     /// The 1-based column of the value the error is about, on its line.
     column: Option<usize>,
-    /// Where that value's text lies in memory, until the reader that holds the
-    /// text turns it into a column (see [`ParseError::placed_in`]).
-    token: Token,
+    /// Where that value stands on its line, until the reader that knows the
+    /// text read turns it into a column (see [`ParseError::placed_in`]).
+    spot: Spot,
 }
 
-/// The address range of a value's text: a byte offset travelling with the
-/// error, turned into a column only when the error is returned. Not part of the
-/// error's identity: two errors at the same line and column are equal.
+/// A value's place on its line, travelling with the error, turned into a
+/// column only when the error is returned. Not part of the error's identity:
+/// two errors at the same line and column are equal.
 #[derive(Clone, Copy, Default)]
-struct Token(Option<(usize, usize)>);
+struct Spot(At);
 
-impl PartialEq for Token {
+impl PartialEq for Spot {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl fmt::Debug for Token {
+impl fmt::Debug for Spot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("_")
     }
@@ -162,7 +163,7 @@ impl ParseError {
             format: None,
             advice_at: None,
             column: None,
-            token: Token::default(),
+            spot: Spot::default(),
         }))
     }
 
@@ -262,23 +263,22 @@ impl ParseError {
         self
     }
 
-    /// The error is about this value's text (borrowed from the text being read).
-    pub(crate) fn about(mut self, text: &str) -> Self {
-        self.0.token = Token(Some((text.as_ptr() as usize, text.len())));
+    /// The error is about the value that stands there on the error's line.
+    pub(crate) fn about(mut self, at: At) -> Self {
+        self.0.spot = Spot(at);
         self
     }
 
-    /// Turns the text the error is about into its column on the error's line of
-    /// `completion`, where one of `texts` (the completion, or the repaired text
-    /// read in its place, which keeps the completion's lines) holds it on that
-    /// line, and that line is the completion's own or its end (a line the
+    /// Turns the place of the value the error is about into its column on the
+    /// error's line of `completion`, from that line of `read` (the completion,
+    /// or the repaired text read in its place, which keeps the completion's
+    /// lines), where that line is the completion's own or its end (a line the
     /// repairs shifted left). A line the repairs rewrote otherwise gets none.
-    pub(crate) fn placed_in(mut self, completion: &str, texts: &[&str]) -> Self {
-        let (Token(Some((at, len))), Some(line)) = (self.0.token, self.0.line) else {
+    pub(crate) fn placed_in(mut self, completion: &str, read: &str) -> Self {
+        let (Spot(at), Some(line)) = (std::mem::take(&mut self.0.spot), self.0.line) else {
             return self;
         };
-        self.0.token = Token(None);
-        self.0.column = column_of(completion, texts, line, at, len);
+        self.0.column = column_of(completion, read, line, at);
         self
     }
 
@@ -431,37 +431,31 @@ impl ParseError {
     }
 }
 
-/// The 1-based column on `line` of `completion` of the `len` bytes at address
-/// `at`, which lie in one of `texts`; see [`ParseError::placed_in`].
-fn column_of(
-    completion: &str,
-    texts: &[&str],
-    line: usize,
-    at: usize,
-    len: usize,
-) -> Option<usize> {
-    let (text, offset) = texts.iter().find_map(|t| {
-        let start = t.as_ptr() as usize;
-        (at >= start && at + len <= start + t.len()).then(|| (*t, at - start))
-    })?;
-    let before = text.get(..offset)?;
-    // The value must stand on the error's line, in the text that holds it.
-    if memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1 != line {
-        return None;
-    }
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    let read = text[start..end]
-        .strip_suffix('\r')
-        .unwrap_or(&text[start..end]);
-    let own = crate::lines::raw_lines(completion).nth(line - 1)?;
-    let own = own.strip_suffix('\r').unwrap_or(own);
+/// The 1-based column on `line` of `completion` of the value at `at` on that
+/// line of `read`; see [`ParseError::placed_in`].
+fn column_of(completion: &str, read: &str, line: usize, at: At) -> Option<usize> {
+    let line_of = |text| {
+        let l = crate::lines::raw_lines(text).nth(line.checked_sub(1)?)?;
+        Some(l.strip_suffix('\r').unwrap_or(l))
+    };
+    let read = line_of(read)?;
+    let offset = match at {
+        At::Unknown => return None,
+        At::Byte(at) => at,
+        // The cell as the decoder cut it from the row.
+        At::Cell(i, delim) => {
+            let indent = read.len() - read.trim_start_matches(' ').len();
+            let content = read[indent..].trim_end_matches(' ');
+            indent + crate::lex::split_unquoted_spans(content, delim).nth(i)?.0
+        }
+    };
+    let own = line_of(completion)?;
     // The line as read is the completion's, or its end: the same text, shifted.
     let shift = own.len().checked_sub(read.len())?;
     if !own.ends_with(read) {
         return None;
     }
-    own.get(..shift + offset - start)
+    own.get(..shift + offset)
         .map(|prefix| prefix.chars().count() + 1)
 }
 

@@ -3,7 +3,7 @@
 
 use super::constrain::{violation, ItemAt, Items, Measure, Measured};
 use super::{Constraints, RowCells, Toon};
-use crate::node::{open_column, Memo, Node, Object, Placed, Row, Scalar, Table};
+use crate::node::{open_column, At, Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, EMPTY_OBJECT};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
@@ -15,6 +15,8 @@ pub struct Cx {
     path: Vec<(Segment, usize)>,
     /// The line of the field taken last, for a check made right after it.
     last_line: usize,
+    /// Where the value being read stands on its line.
+    at: At,
     /// The columns found in the table being read (see `node::column_of`).
     memo: Memo,
     /// The texts of the `Key` segments in `path`, in order.
@@ -96,6 +98,7 @@ impl Cx {
         Cx {
             path: Vec::new(),
             last_line: 0,
+            at: At::Unknown,
             memo: Memo::new(),
             keys: Vec::new(),
             repairs,
@@ -274,7 +277,7 @@ impl Cx {
     ) -> ParseError {
         let e = self.error(kind, message);
         match node {
-            Node::Scalar(Scalar::Text(text)) => e.about(text),
+            Node::Scalar(Scalar::Text(_)) => e.about(self.at),
             _ => e,
         }
     }
@@ -406,7 +409,12 @@ impl Cx {
         let line = taken.as_ref().map_or(0, |p| p.line);
         self.path.push((Segment::Field(key), line));
         let out = match taken {
-            Some(v) => T::__from_node(v.node, self),
+            Some(v) => {
+                let outer = std::mem::replace(&mut self.at, v.at);
+                let out = T::__from_node(v.node, self);
+                self.at = outer;
+                out
+            }
             None => T::__missing().ok_or_else(|| {
                 // A table's header without the column: the rows are not to blame.
                 if fields.column_missing(key) {
@@ -477,9 +485,11 @@ impl Cx {
         item: Placed<'_>,
         index: usize,
     ) -> Result<T, ParseError> {
-        let Placed { line, node } = item;
+        let Placed { line, at, node } = item;
         self.path.push((Segment::Index(index), line));
+        let outer = std::mem::replace(&mut self.at, at);
         let out = T::__from_node(node, self);
+        self.at = outer;
         self.path.pop();
         out
     }
@@ -550,10 +560,10 @@ impl Cx {
         }
         let Table {
             fields,
+            delim,
             cells,
             ends,
             lines,
-            ..
         } = table;
         // A row lends its cells for as long as they may borrow the text, so
         // the rows are split off the cells one by one.
@@ -570,6 +580,7 @@ impl Cx {
                 fields: &fields,
                 cells,
                 line,
+                delim,
             };
             // One pass where the row reads as it stands; the full path otherwise.
             if let Some(value) = T::__from_row(&mut RowCells::new(&row, &mut self.memo)) {
@@ -623,7 +634,9 @@ impl Cx {
     /// Reads entry `key` of a map.
     pub(crate) fn entry<T: Toon>(&mut self, entry: Placed<'_>, key: &str) -> Result<T, ParseError> {
         self.enter_key(key.to_owned(), entry.line);
+        let outer = std::mem::replace(&mut self.at, entry.at);
         let out = T::__from_node(entry.node, self);
+        self.at = outer;
         self.leave_key();
         out
     }
@@ -788,7 +801,7 @@ impl<'t> Fields<'t> {
                 *asked += 1;
                 *taken |= 1 << i?;
                 let cell = Node::Scalar(std::mem::take(&mut row.cells[i?]).for_reading());
-                Some(Placed::new(row.line, cell))
+                Some(Placed::at(row.line, At::Cell(i?, row.delim), cell))
             }
         }
     }
@@ -802,7 +815,7 @@ impl<'t> Fields<'t> {
                 let i = row.fields.iter().position(|f| f.name == *alias)?;
                 *taken |= 1 << i;
                 let cell = Node::Scalar(std::mem::take(&mut row.cells[i]).for_reading());
-                Some(Placed::new(row.line, cell))
+                Some(Placed::at(row.line, At::Cell(i, row.delim), cell))
             }
         }
     }

@@ -332,7 +332,9 @@ pub(crate) fn read_as<T: Toon>(
         let read = T::__from_node(decoded.value, &mut cx);
         // An error on its line and column, or by its path in a JSON reply.
         let place = |e: ParseError| {
-            let e = e.placed_in(completion, &[completion, &buf]);
+            // The repaired text where there is one, else the completion.
+            let read = if buf.is_empty() { completion } else { &buf };
+            let e = e.placed_in(completion, read);
             match (json_at, e.line(), e.path()) {
                 (Some(first), None, Some(path)) => {
                     let line = json_line(completion, first, path);

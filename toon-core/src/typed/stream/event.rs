@@ -240,6 +240,7 @@ pub(crate) struct CleanRow<'r, 'c> {
     pub fields: &'r [Field],
     pub cells: &'r [Scalar<'c>],
     pub line: usize,
+    pub delim: char,
     pub memo: &'r mut Memo,
 }
 
@@ -265,6 +266,7 @@ impl<'r, 'c> StreamRow<'r, 'c> {
                     fields: clean.fields,
                     cells: &mut clean.cells.to_vec(),
                     line: clean.line,
+                    delim: clean.delim,
                 };
                 read_alone::<E>(Node::Row(row)).map(drop)
             }
@@ -285,6 +287,7 @@ fn lend_row<R>(text: &str, columns: &Columns, line: usize, read: impl FnOnce(Row
         fields: &columns.fields,
         cells: &mut cells,
         line,
+        delim: columns.delim,
     })
 }
 

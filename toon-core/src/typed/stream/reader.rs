@@ -385,6 +385,7 @@ impl Reader {
                     fields: &columns.fields,
                     cells: &cells,
                     line: at,
+                    delim: columns.delim,
                     memo,
                 };
                 let kept = stream_row(key, &mut StreamRow::new(&element, Some(row)));
