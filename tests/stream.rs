@@ -1256,9 +1256,8 @@ fn four_space_list_items_carry_only_the_replys_repairs() {
     }
 }
 
-/// A clean row's text is written over for the next row only where no
-/// element holds it any more: an element kept, or cloned, reads as its own
-/// row however the events before and after it were used, under either table.
+/// An element kept, or cloned, reads as its own row however the events
+/// before and after it were used, under either table.
 #[test]
 fn a_kept_element_keeps_its_row_while_the_next_rows_are_read() {
     #[derive(Debug, PartialEq, Toon)]
@@ -1322,4 +1321,48 @@ fn declared_at_run_time_alike() {
             Steps, Note, Notes, NotedSteps
         ],
     );
+}
+
+/// Reasoning is stripped by the one line classifier the whole reply and the
+/// stream share: a `<think>` block after the document is reasoning wherever
+/// it stands, so the lines inside it have no events (the stream once read
+/// them as fields the final value does not hold); a tool-call wrapper around
+/// the document is stripped alike, its repair on the line's event.
+#[test]
+fn the_stream_strips_what_the_whole_reply_strips() {
+    #[derive(Debug, Clone, PartialEq, Toon)]
+    struct Pair {
+        a: u32,
+        b: Option<u32>,
+    }
+    let keys = |events: &[StreamEvent]| -> Vec<String> {
+        standing(events)
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::Field { key, .. } => Some(key.to_string()),
+                _ => None,
+            })
+            .collect()
+    };
+    let after = "a: 1\n<think>\nb: 2\n</think>\n";
+    let whole = Pair::from_toon(after).unwrap();
+    assert_eq!(whole, Pair { a: 1, b: None });
+    let wrapped = "<tool_call>\na: 1\nb: 2</tool_call>\n";
+    let tagged = toon_core::ToonOutputParser::<Pair>::new()
+        .parse_with_report(wrapped)
+        .unwrap();
+    assert_eq!(tagged.value, Pair { a: 1, b: Some(2) });
+    for sizes in splittings() {
+        let (events, finished) = stream::<Pair>(after, &sizes);
+        assert_eq!(finished.unwrap().value, whole);
+        assert_eq!(keys(&events), ["a"], "{sizes:?}");
+        let (events, finished) = stream::<Pair>(wrapped, &sizes);
+        assert_eq!(finished.unwrap().value, tagged.value);
+        assert_eq!(keys(&events), ["a", "b"], "{sizes:?}");
+        let StreamEvent::Field { repairs, .. } = &standing(&events)[1] else {
+            panic!("{events:?}");
+        };
+        assert_eq!(repairs[0].kind, toon_core::RepairKind::StrippedToolCall);
+        assert_eq!(repairs[0].line, 3);
+    }
 }
