@@ -226,7 +226,7 @@ fn outcome<T: Toon>(
 ) -> Result<(Value, String), String> {
     read.map(|r| {
         let kinds: Vec<&str> = r.repairs.iter().map(|x| x.kind.as_str()).collect();
-        (r.value.__to_value(), kinds.join(" "))
+        (T::__TOON.to_value(&r.value), kinds.join(" "))
     })
     .map_err(|e| format!("{:?} at {:?}", e.kind(), e.line()))
 }

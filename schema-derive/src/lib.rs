@@ -32,7 +32,7 @@ fn expand(c: &Container<'_>) -> proc_macro2::TokenStream {
     let name = ident.to_string();
     let generics = c.bounded_generics(&quote!(__toon::OutputSchema));
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
-    let shape = shape_expr(c, &quote!(__toon::OutputSchema));
+    let shape = shape_expr(c, &quote!(__toon::__private::by_schema));
     let reference = match &c.body {
         // A newtype is transparent: it refers to what its inner type refers to.
         Body::Newtype { ty, .. } => quote_spanned! {ty.span()=>

@@ -54,7 +54,7 @@ impl<T: Toon> ToonOf for Probe<T> {
     fn toon(&self) -> Option<([String; 5], usize)> {
         Some((
             [
-                written(&T::__shape()),
+                written(&T::__TOON.shape()),
                 T::toon_prompt(),
                 T::toon_header(),
                 T::toon_grammar(GrammarSyntax::Gbnf),

@@ -218,9 +218,9 @@ impl<T: Toon + OutputSchema> Exchange<T> {
         let written = match self.mechanism {
             Mechanism::Grammar | Mechanism::Prompted => answer.to_toon(),
             Mechanism::JsonSchema if self.wrapped => {
-                json!({"value": answer.__to_value()}).to_string()
+                json!({"value": crate::typed::to_value(answer)}).to_string()
             }
-            Mechanism::JsonSchema => answer.__to_value().to_string(),
+            Mechanism::JsonSchema => crate::typed::to_value(answer).to_string(),
             Mechanism::Tool => return self,
         };
         self.example = Some((question.into(), written));
@@ -295,7 +295,7 @@ impl<T: Toon + OutputSchema> Exchange<T> {
                 )
             }
             Mechanism::Tool => {
-                let (name, _) = name_and_doc(&<T as Toon>::__shape());
+                let (name, _) = name_and_doc(&<T as Toon>::__TOON.shape());
                 format!("Answer by calling the tool `{}`.", tool_name(name))
             }
         };

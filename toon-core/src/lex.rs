@@ -725,7 +725,7 @@ pub enum Scalar<'t> {
     String(String),
     /// An unquoted table cell not yet told apart (a keyword, a number or
     /// text): a typed reader reads it as its field's type wants
-    /// ([`Toon::__from_token`](crate::Toon)), anything else tells it apart
+    /// (the `from_token` of its type's `Toon::__TOON`), anything else tells it apart
     /// first ([`Scalar::classified`]). Only the cells of a table row are
     /// left so.
     Token(&'t str),

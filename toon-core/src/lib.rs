@@ -111,9 +111,28 @@ pub mod __private {
     pub use crate::shape::{
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
+    /// What a field's description asks of its type, by the trait a derive
+    /// implements: `by_toon::shape_ref::<T>()` or `by_schema::shape_ref::<T>()`.
+    pub use crate::typed::readers::toon as by_toon;
     pub use crate::typed::{
-        CellCheck, Cx, Fields, ItemAt, Items, Measure, Measured, RowCells, StreamRow,
+        CellCheck, Cx, Fields, ItemAt, Items, Measure, Measured, Readers, RowCells, StreamRow,
     };
+    /// [`by_toon`]'s entries, of an [`OutputSchema`](crate::OutputSchema) type.
+    pub mod by_schema {
+        use crate::schema::{OutputSchema, Shape};
+        /// `T`'s shape.
+        pub fn shape<T: OutputSchema>() -> Shape {
+            T::__shape()
+        }
+        /// How a field of type `T` refers to it.
+        pub fn shape_ref<T: OutputSchema>() -> Shape {
+            T::__shape_ref()
+        }
+        /// May a field of type `T` be missing?
+        pub fn optional<T: OutputSchema>() -> bool {
+            T::__optional()
+        }
+    }
     pub use serde_json::{Map, Value};
     /// What a generated partial value and its events call.
     pub mod partial {

@@ -277,7 +277,7 @@ impl GrammarOptions {
                 {
                     return Err(ConstrainError::new("the request's `tools` is not a list"));
                 }
-                let (name, doc) = tool_name_and_doc(&T::__shape());
+                let (name, doc) = tool_name_and_doc(&T::__TOON.shape());
                 let taken = map
                     .get("tools")
                     .and_then(Value::as_array)
@@ -364,7 +364,7 @@ fn token_limit<T: Toon>(
     if n >= worst as u64 {
         return Ok(Some(n));
     }
-    let mut takers: Vec<String> = largest_fields(&T::__shape())
+    let mut takers: Vec<String> = largest_fields(&T::__TOON.shape())
         .into_iter()
         .take(3)
         .map(|(name, bytes)| format!("`{name}` (up to {bytes} bytes)"))

@@ -142,20 +142,20 @@ fn describe(ty: &Type, table: &Table<'_>, view: View, by_ref: bool) -> Result<Sh
         }
     };
     let shape = match (name.as_str(), args.len()) {
-        ("String", 0) => String::__shape(),
-        ("bool", 0) => bool::__shape(),
-        ("i8", 0) => i8::__shape(),
-        ("i16", 0) => i16::__shape(),
-        ("i32", 0) => i32::__shape(),
-        ("i64", 0) => i64::__shape(),
-        ("isize", 0) => isize::__shape(),
-        ("u8", 0) => u8::__shape(),
-        ("u16", 0) => u16::__shape(),
-        ("u32", 0) => u32::__shape(),
-        ("u64", 0) => u64::__shape(),
-        ("usize", 0) => usize::__shape(),
-        ("f32", 0) => f32::__shape(),
-        ("f64", 0) => f64::__shape(),
+        ("String", 0) => String::__TOON.shape(),
+        ("bool", 0) => bool::__TOON.shape(),
+        ("i8", 0) => i8::__TOON.shape(),
+        ("i16", 0) => i16::__TOON.shape(),
+        ("i32", 0) => i32::__TOON.shape(),
+        ("i64", 0) => i64::__TOON.shape(),
+        ("isize", 0) => isize::__TOON.shape(),
+        ("u8", 0) => u8::__TOON.shape(),
+        ("u16", 0) => u16::__TOON.shape(),
+        ("u32", 0) => u32::__TOON.shape(),
+        ("u64", 0) => u64::__TOON.shape(),
+        ("usize", 0) => usize::__TOON.shape(),
+        ("f32", 0) => f32::__TOON.shape(),
+        ("f64", 0) => f64::__TOON.shape(),
         // `serde_json::Value`, or a bare `Value` where the text declares none.
         ("Value", 0)
             if !is_bare(ty)
@@ -241,8 +241,8 @@ pub(crate) fn default_of(ty: &Type, table: &Table<'_>) -> Result<Value, String> 
         ("i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize", []) => {
             Value::from(0)
         }
-        ("f32", []) => 0f32.__to_value(),
-        ("f64", []) => 0f64.__to_value(),
+        ("f32", []) => f32::__TOON.to_value(&0.0),
+        ("f64", []) => f64::__TOON.to_value(&0.0),
         ("Value", []) if is_bare(ty) && table.types.contains_key("Value") => {
             declared_default("Value", table.get("Value", ty).map_err(|u| u.0)?, table)?
         }

@@ -42,12 +42,11 @@ pub fn fallback(input: &DeriveInput, derive: Derive, errors: syn::Error) -> Toke
     let krate = runtime_path(crate_override(input).as_ref());
     let items = match derive {
         Derive::Toon => quote! {
-            fn __shape() -> __toon::schema::Shape { ::core::unimplemented!() }
-            fn __to_value(&self) -> __toon::__private::Value { ::core::unimplemented!() }
-            fn __from_node(
-                _: __toon::__private::Node<'_>,
-                _: &mut __toon::__private::Cx,
-            ) -> ::core::result::Result<Self, __toon::ParseError> { ::core::unimplemented!() }
+            const __TOON: __toon::__private::Readers<Self> = __toon::__private::Readers::new(
+                || ::core::unimplemented!(),
+                |_| ::core::unimplemented!(),
+                |_, _| ::core::unimplemented!(),
+            );
         },
         Derive::OutputSchema => quote! {
             fn __shape() -> __toon::schema::Shape { ::core::unimplemented!() }

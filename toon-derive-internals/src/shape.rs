@@ -1,5 +1,7 @@
 //! The expression that describes a type as a `toon_core::schema::Shape`, shared by both
-//! derives; `describe` is the trait whose `__shape_ref` a field's type is asked for.
+//! derives; `describe` is the module (`toon_core::__private::by_toon` or
+//! `by_schema`) whose `shape_ref::<T>()` a field's type is asked for, by the
+//! trait that derive implements.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
@@ -23,8 +25,8 @@ pub fn field_shapes<'a>(
             __toon::__private::FieldShape {
                 name: #wire,
                 doc: #doc,
-                shape: <#ty as #describe>::__shape_ref(),
-                optional: #default || <#ty as #describe>::__optional(),
+                shape: #describe::shape_ref::<#ty>(),
+                optional: #default || #describe::optional::<#ty>(),
                 max_len: #max_len,
                 max_items: #max_items,
                 delimited: #delimited,
@@ -75,7 +77,7 @@ pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
                 })
             }
         }
-        Body::Newtype { ty, .. } => quote_spanned! {ty.span()=> <#ty as #describe>::__shape() },
+        Body::Newtype { ty, .. } => quote_spanned! {ty.span()=> #describe::shape::<#ty>() },
         Body::UnitEnum(variants) => {
             let wires = variants.iter().map(|v| &v.wire);
             let docs = variants.iter().map(|v| &v.doc);

@@ -8,13 +8,13 @@ use toon_derive_internals::ast::{Body, Container, Field, Fill, Variant};
 use toon_derive_internals::attr::DefaultValue;
 use toon_derive_internals::shape::{constraints_expr, shape_expr, stream_keys};
 
-/// The items that differ between bodies.
+/// The entries of the readers' table that differ between bodies.
 struct Body3 {
-    /// `fn __to_value(&self) -> Value`.
+    /// The body of `to_value`, of `__this: &Self`.
     to_value: TokenStream,
-    /// `fn __from_node(__node, __cx) -> Result<Self, ParseError>`.
+    /// The body of `from_node`, of `__node` and `__cx`.
     from_node: TokenStream,
-    /// Overrides of the trait's other items.
+    /// Other entries of the table (`name: closure,`).
     extra: TokenStream,
 }
 
@@ -23,7 +23,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     let ident = &c.input.ident;
     let generics = c.bounded_generics(&quote!(__toon::Toon));
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
-    let shape = shape_expr(c, &quote!(__toon::Toon));
+    let shape = shape_expr(c, &quote!(__toon::__private::by_toon));
     let Body3 {
         to_value,
         from_node,
@@ -44,15 +44,14 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             use #krate as __toon;
             #[automatically_derived]
             impl #impl_g __toon::Toon for #ident #ty_g #where_g {
-                fn __shape() -> __toon::schema::Shape { #shape }
-                fn __to_value(&self) -> __toon::__private::Value { #to_value }
-                fn __from_node(
-                    __node: __toon::__private::Node<'_>,
-                    __cx: &mut __toon::__private::Cx,
-                ) -> ::core::result::Result<Self, __toon::ParseError> {
-                    #from_node
-                }
-                #extra
+                const __TOON: __toon::__private::Readers<Self> = __toon::__private::Readers {
+                    #extra
+                    ..__toon::__private::Readers::new(
+                        || #shape,
+                        |__this| { #to_value },
+                        |__node, __cx| { #from_node },
+                    )
+                };
             }
         };
     }
@@ -61,7 +60,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 /// A struct with named fields: an object, or a table row.
 fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
     let name = c.input.ident.to_string();
-    let inserts = inserts(fields, |id| quote!(&self.#id));
+    let inserts = inserts(fields, |id| quote!(&__this.#id));
     // #[serde(default)] on the struct: missing fields come from its own default value.
     let default = match &c.attrs.default.0 {
         DefaultValue::None => quote!(),
@@ -99,19 +98,14 @@ fn expand_struct(c: &Container<'_>, fields: &[Field<'_>]) -> Body3 {
 fn stream_row<'f>(fields: impl Iterator<Item = &'f Field<'f>>) -> TokenStream {
     let arms = stream_keys(fields.map(|f| (f, ()))).into_iter().map(|(f, (), keys)| {
         let ty = f.ty;
-        quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__stream_row("", __row), }
+        quote_spanned! {ty.span()=> #(#keys)|* => <#ty as __toon::Toon>::__TOON.stream_row("", __row), }
     });
     let arms: Vec<TokenStream> = arms.collect();
     quote! {
-        fn __stream_row(
-            __key: &str,
-            __row: &mut __toon::__private::StreamRow<'_, '_>,
-        ) -> ::core::option::Option<bool> {
-            match __key {
-                #(#arms)*
-                _ => ::core::option::Option::None,
-            }
-        }
+        stream_row: |__key, __row| match __key {
+            #(#arms)*
+            _ => ::core::option::Option::None,
+        },
     }
 }
 
@@ -142,31 +136,25 @@ fn from_row(fields: &[Field<'_>], default: &TokenStream) -> TokenStream {
         let (wire, ty) = (&f.wire, f.ty);
         let check = quote_spanned! {ty.span()=>
             __toon::__private::CellCheck(
-                <#ty as __toon::Toon>::__cell_reads,
-                <#ty as __toon::Toon>::__token_reads,
+                <#ty as __toon::Toon>::__TOON.cell_reads,
+                <#ty as __toon::Toon>::__TOON.token_reads,
             )
         };
         if f.has_default() {
             quote_spanned! {ty.span()=> __row.reads_or(#wire, #check) }
         } else {
             quote_spanned! {ty.span()=>
-                __row.reads(#wire, #check, <#ty as __toon::Toon>::__optional())
+                __row.reads(#wire, #check, <#ty as __toon::Toon>::__TOON.optional())
             }
         }
     });
     quote! {
-        #[inline]
-        fn __row_reads(__row: &mut __toon::__private::RowCells<'_, '_>) -> bool {
-            #(#checks &&)* __row.whole()
-        }
-        #[inline]
-        fn __from_row(
-            __row: &mut __toon::__private::RowCells<'_, '_>,
-        ) -> ::core::option::Option<Self> {
+        row_reads: |__row| { #(#checks &&)* __row.whole() },
+        from_row: |__row| {
             #default
             let __out = Self { #(#reads),* };
             __row.whole().then_some(__out)
-        }
+        },
     }
 }
 
@@ -177,21 +165,14 @@ fn expand_newtype(member: &syn::Member, ty: &syn::Type) -> Body3 {
         syn::Member::Unnamed(_) => quote!(Self),
     };
     Body3 {
-        to_value: quote! { __toon::Toon::__to_value(&self.#member) },
+        to_value: quote_spanned! {ty.span()=> <#ty as __toon::Toon>::__TOON.to_value(&__this.#member) },
         from_node: quote_spanned! {ty.span()=>
-            <#ty as __toon::Toon>::__from_node(__node, __cx).map(#wrap)
+            <#ty as __toon::Toon>::__TOON.from_node(__node, __cx).map(#wrap)
         },
         extra: quote_spanned! {ty.span()=>
-            fn __shape_ref() -> __toon::schema::Shape { <#ty as __toon::Toon>::__shape_ref() }
-            fn __missing() -> ::core::option::Option<Self> {
-                <#ty as __toon::Toon>::__missing().map(#wrap)
-            }
-            fn __stream_row(
-                __key: &str,
-                __row: &mut __toon::__private::StreamRow<'_, '_>,
-            ) -> ::core::option::Option<bool> {
-                <#ty as __toon::Toon>::__stream_row(__key, __row)
-            }
+            shape_ref: || <#ty as __toon::Toon>::__TOON.shape_ref(),
+            missing: || <#ty as __toon::Toon>::__TOON.missing().map(#wrap),
+            stream_row: |__key, __row| <#ty as __toon::Toon>::__TOON.stream_row(__key, __row),
         },
     }
 }
@@ -204,7 +185,7 @@ fn expand_unit_enum(variants: &[Variant<'_>]) -> Body3 {
     let indices = 0..variants.len();
     Body3 {
         to_value: quote! {
-            __toon::__private::Value::String(::std::string::String::from(match self {
+            __toon::__private::Value::String(::std::string::String::from(match __this {
                 #(Self::#idents => #wires),*
             }))
         },
@@ -218,10 +199,7 @@ fn expand_unit_enum(variants: &[Variant<'_>]) -> Body3 {
         // A cell that is exactly a wire name; anything else (an alias, another
         // case) is the full path's to match and report.
         extra: quote! {
-            #[inline]
-            fn __from_cell(
-                __cell: &__toon::__private::Scalar<'_>,
-            ) -> ::core::option::Option<Self> {
+            from_cell: |__cell| {
                 let __text: &str = match __cell {
                     __toon::__private::Scalar::Text(__s) => __s,
                     __toon::__private::Scalar::String(__s) => __s,
@@ -231,7 +209,7 @@ fn expand_unit_enum(variants: &[Variant<'_>]) -> Body3 {
                     #(#wires => ::core::option::Option::Some(Self::#idents),)*
                     _ => ::core::option::Option::None,
                 }
-            }
+            },
         },
     }
 }
@@ -269,7 +247,7 @@ fn expand_tagged(c: &Container<'_>, tag: &str, variants: &[Variant<'_>]) -> Body
     Body3 {
         to_value: quote! {
             let mut __map = __toon::__private::Map::new();
-            match self { #(#arms_to)* }
+            match __this { #(#arms_to)* }
             __toon::__private::Value::Object(__map)
         },
         from_node: quote! {
@@ -291,13 +269,11 @@ fn expand_tagged(c: &Container<'_>, tag: &str, variants: &[Variant<'_>]) -> Body
 /// A struct or tagged enum is referred to by name, so recursive types work.
 fn named_shape_ref(name: &str) -> TokenStream {
     quote! {
-        fn __shape_ref() -> __toon::schema::Shape {
-            __toon::schema::Shape::Named {
-                name: #name,
-                id: ::core::any::type_name::<Self>(),
-                shape: __toon::schema::Describe::of(<Self as __toon::Toon>::__shape),
-            }
-        }
+        shape_ref: || __toon::schema::Shape::Named {
+            name: #name,
+            id: ::core::any::type_name::<Self>(),
+            shape: __toon::schema::Describe::of(<Self as __toon::Toon>::__TOON.shape),
+        },
     }
 }
 
@@ -317,7 +293,7 @@ fn inserts(fields: &[Field<'_>], access: impl Fn(&syn::Ident) -> TokenStream) ->
         let value = access(f.ident);
         // Spanned at the field's type, so a missing `Toon` impl points at the field.
         quote_spanned! {ty.span()=>
-            __map.insert(::std::string::String::from(#wire), <#ty as __toon::Toon>::__to_value(#value));
+            __map.insert(::std::string::String::from(#wire), <#ty as __toon::Toon>::__TOON.to_value(#value));
         }
     });
     quote!(#(#lines)*)

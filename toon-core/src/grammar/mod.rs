@@ -229,7 +229,7 @@ impl GrammarOptions {
     /// [`reasoning`](Self::reasoning) asks for one.
     #[must_use]
     pub fn grammar<T: crate::Toon>(&self) -> String {
-        grammar_of(&T::__shape(), self)
+        grammar_of(&T::__TOON.shape(), self)
     }
 
     /// The most bytes a reply admitted by `T`'s grammar with these options, in
@@ -239,7 +239,7 @@ impl GrammarOptions {
     /// [`GrammarSyntax`]), so its worst case is the larger.
     #[must_use]
     pub fn max_reply_bytes<T: crate::Toon>(&self) -> usize {
-        let g = build::grammar(&T::__shape(), self.reasoning.as_ref());
+        let g = build::grammar(&T::__TOON.shape(), self.reasoning.as_ref());
         usize::try_from(longest::max_bytes(&g, self.syntax)).unwrap_or(usize::MAX)
     }
 

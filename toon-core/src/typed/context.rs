@@ -54,7 +54,7 @@ enum Segment {
 /// refusal, one that names every value outside its constraints.
 pub(crate) fn read_alone<E: Toon>(node: Node<'_>) -> Result<E, ParseError> {
     let mut cx = Cx::default();
-    let value = E::__from_node(node, &mut cx)?;
+    let value = E::__TOON.from_node(node, &mut cx)?;
     match outside(cx.violations()) {
         Some(e) => Err(e),
         None => Ok(value),
@@ -411,11 +411,11 @@ impl Cx {
         let out = match taken {
             Some(v) => {
                 let outer = std::mem::replace(&mut self.at, v.at);
-                let out = T::__from_node(v.node, self);
+                let out = T::__TOON.from_node(v.node, self);
                 self.at = outer;
                 out
             }
-            None => T::__missing().ok_or_else(|| {
+            None => T::__TOON.missing().ok_or_else(|| {
                 // A table's header without the column: the rows are not to blame.
                 if fields.column_missing(key) {
                     return self.error(ParseErrorKind::MissingField, format!("required field `{key}` is missing from the reply: the table's header has no column `{key}`; name it in the header and give every row a value for it"));
@@ -488,7 +488,7 @@ impl Cx {
         let Placed { line, at, node } = item;
         self.path.push((Segment::Index(index), line));
         let outer = std::mem::replace(&mut self.at, at);
-        let out = T::__from_node(node, self);
+        let out = T::__TOON.from_node(node, self);
         self.at = outer;
         self.path.pop();
         out
@@ -583,7 +583,7 @@ impl Cx {
                 delim,
             };
             // One pass where the row reads as it stands; the full path otherwise.
-            if let Some(value) = T::__from_row(&mut RowCells::new(&row, &mut self.memo)) {
+            if let Some(value) = T::__TOON.from_row(&mut RowCells::new(&row, &mut self.memo)) {
                 out.push(value);
                 continue;
             }
@@ -615,7 +615,7 @@ impl Cx {
                     &node,
                 ));
             }
-            if !T::__shape().is_primitive() {
+            if !T::__TOON.shape().is_primitive() {
                 return Err(self.error_about(
                     ParseErrorKind::InvalidValue,
                     format!("expected a list, found {what}, which cannot be one of its items: write the list as the format shows (an empty one as `key[0]:`)"),
@@ -635,7 +635,7 @@ impl Cx {
     pub(crate) fn entry<T: Toon>(&mut self, entry: Placed<'_>, key: &str) -> Result<T, ParseError> {
         self.enter_key(key.to_owned(), entry.line);
         let outer = std::mem::replace(&mut self.at, entry.at);
-        let out = T::__from_node(entry.node, self);
+        let out = T::__TOON.from_node(entry.node, self);
         self.at = outer;
         self.leave_key();
         out

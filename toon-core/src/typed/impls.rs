@@ -4,46 +4,31 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Number, Value};
 
-use super::{Cx, StreamRow, Toon};
+use super::{Cx, Readers, Toon};
 use crate::lex::{parse_number, unquoted_token, whole};
 use crate::node::{Node, Scalar};
-use crate::reply::{ParseError, ParseErrorKind, RepairKind};
+use crate::reply::{ParseErrorKind, RepairKind};
 use crate::shape::Shape;
 
 impl Toon for String {
-    fn __shape() -> Shape {
-        Shape::String
-    }
-    fn __to_value(&self) -> Value {
-        Value::String(self.clone())
-    }
-    #[inline]
-    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
-        match cell {
+    const __TOON: Readers<Self> = Readers {
+        from_cell: |cell| match cell {
             Scalar::Text(s) => Some((*s).to_owned()),
             Scalar::String(s) => Some(s.clone()),
             _ => None,
-        }
-    }
-    #[inline]
-    fn __cell_reads(cell: &Scalar<'_>) -> bool {
-        matches!(cell, Scalar::Text(_) | Scalar::String(_))
-    }
-    /// Text unless it is a keyword or may be a number, which are told apart.
-    #[inline]
-    fn __from_token(token: &str) -> Option<Self> {
-        Self::__token_reads(token).then(|| token.to_owned())
-    }
-    #[inline]
-    fn __token_reads(token: &str) -> bool {
-        match token.as_bytes().first() {
-            Some(b'0'..=b'9' | b'-') => Self::__cell_reads(&unquoted_token(token)),
+        },
+        cell_reads: |cell| matches!(cell, Scalar::Text(_) | Scalar::String(_)),
+        // Text unless it is a keyword or may be a number, which are told apart.
+        from_token: |token| Self::__TOON.token_reads(token).then(|| token.to_owned()),
+        token_reads: |token| match token.as_bytes().first() {
+            Some(b'0'..=b'9' | b'-') => Self::__TOON.cell_reads(&unquoted_token(token)),
             _ => !matches!(token, "true" | "false" | "null"),
-        }
-    }
-    #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        match node {
+        },
+        ..Readers::new(
+            || Shape::String,
+            |this| Value::String(this.clone()),
+            |node, cx| {
+                match node {
             Node::Scalar(Scalar::Text(s)) => Ok(s.to_owned()),
             Node::Scalar(Scalar::String(s)) => Ok(s),
             // `rule_id: 12` or `version: 3.2` for a text field: the token's
@@ -66,7 +51,7 @@ impl Toon for String {
                     );
                     Ok(t.to_owned())
                 }
-                told => Self::__from_node(Node::Scalar(told), cx),
+                told => Self::__TOON.from_node(Node::Scalar(told), cx),
             },
             Node::Scalar(Scalar::Bool(b)) => {
                 cx.repair(
@@ -84,49 +69,42 @@ impl Toon for String {
                 format!("expected text, found {}", other.describe()),
             )),
         }
-    }
+            },
+        )
+    };
 }
 
 impl Toon for bool {
-    fn __shape() -> Shape {
-        Shape::Bool
-    }
-    fn __to_value(&self) -> Value {
-        Value::Bool(*self)
-    }
-    #[inline]
-    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
-        match cell {
+    const __TOON: Readers<Self> = Readers {
+        from_cell: |cell| match cell {
             Scalar::Bool(b) => Some(*b),
             _ => None,
-        }
-    }
-    #[inline]
-    fn __from_token(token: &str) -> Option<Self> {
-        match token {
+        },
+        from_token: |token| match token {
             "true" => Some(true),
             "false" => Some(false),
             _ => None,
-        }
-    }
-    #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        match node {
-            Node::Scalar(Scalar::Bool(b)) => Ok(b),
-            Node::Scalar(Scalar::String(s)) if s == "true" || s == "false" => {
-                cx.repair(
-                    RepairKind::UnquotedScalar,
-                    format!("quoted \"{s}\" read as a boolean"),
-                );
-                Ok(s == "true")
-            }
-            other => Err(cx.error_about(
-                ParseErrorKind::InvalidValue,
-                format!("expected true or false, found {}", other.describe()),
-                &other,
-            )),
-        }
-    }
+        },
+        ..Readers::new(
+            || Shape::Bool,
+            |this| Value::Bool(*this),
+            |node, cx| match node {
+                Node::Scalar(Scalar::Bool(b)) => Ok(b),
+                Node::Scalar(Scalar::String(s)) if s == "true" || s == "false" => {
+                    cx.repair(
+                        RepairKind::UnquotedScalar,
+                        format!("quoted \"{s}\" read as a boolean"),
+                    );
+                    Ok(s == "true")
+                }
+                other => Err(cx.error_about(
+                    ParseErrorKind::InvalidValue,
+                    format!("expected true or false, found {}", other.describe()),
+                    &other,
+                )),
+            },
+        )
+    };
 }
 
 /// A number the model wrote, or quoted: the quoted form is read only if it is
@@ -164,21 +142,14 @@ fn wide_float(n: Option<&Number>) -> &'static str {
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Toon for $t {
-            fn __shape() -> Shape {
-                Shape::Integer { min: <$t>::MIN as i128, max: <$t>::MAX as i128 }
-            }
-            fn __to_value(&self) -> Value {
-                Value::from(*self)
-            }
-            #[inline]
-            fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+    const __TOON: Readers<Self> = Readers {
+from_cell: |cell| {
                 let Scalar::Number(n) = cell else { return None };
                 <$t>::try_from(whole(n)?).ok()
-            }
-            /// Plain digits (at most 18, no leading zero) are the integer they
-            /// spell, as §4 reads them; any other token is told apart.
-            #[inline]
-            fn __from_token(token: &str) -> Option<Self> {
+            },
+// Plain digits (at most 18, no leading zero) are the integer they
+// spell, as §4 reads them; any other token is told apart.
+from_token: |token| {
                 let b = token.as_bytes();
                 if (1..=18).contains(&b.len())
                     && b.iter().all(u8::is_ascii_digit)
@@ -187,10 +158,13 @@ macro_rules! integers {
                     let n = b.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
                     return <$t>::try_from(n).ok();
                 }
-                Self::__from_cell(&unquoted_token(token))
-            }
-            #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+                Self::__TOON.from_cell(&unquoted_token(token))
+            },
+..Readers::new(|| {
+                Shape::Integer { min: <$t>::MIN as i128, max: <$t>::MAX as i128 }
+            }, |this| {
+                Value::from(*this)
+            }, |node, cx| {
                 let n = number_of(&node, cx);
                 let wide = n.as_ref().and_then(whole);
                 match wide {
@@ -204,8 +178,9 @@ macro_rules! integers {
                         &node,
                     )),
                 }
-            }
-        }
+            })
+    };
+}
     )*};
 }
 integers!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
@@ -261,19 +236,16 @@ impl Widen for f32 {
 macro_rules! floats {
     ($($t:ty),*) => {$(
         impl Toon for $t {
-            fn __shape() -> Shape {
-                Shape::Float { bits: std::mem::size_of::<$t>() as u8 * 8 }
-            }
-            fn __to_value(&self) -> Value {
-                crate::lex::float_value(Widen::widen(*self))
-            }
-            #[inline]
-            fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
+    const __TOON: Readers<Self> = Readers {
+from_cell: |cell| {
                 let Scalar::Number(n) = cell else { return None };
                 n.as_f64().and_then(narrow)
-            }
-            #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+            },
+..Readers::new(|| {
+                Shape::Float { bits: std::mem::size_of::<$t>() as u8 * 8 }
+            }, |this| {
+                crate::lex::float_value(Widen::widen(*this))
+            }, |node, cx| {
                 let n = number_of(&node, cx);
                 match n.as_ref().and_then(Number::as_f64) {
                     Some(f) => narrow(f).ok_or_else(|| cx.error_about(
@@ -287,228 +259,187 @@ macro_rules! floats {
                         &node,
                     )),
                 }
-            }
-        }
+            })
+    };
+}
     )*};
 }
 floats!(f32, f64);
 
 impl<T: Toon> Toon for Option<T> {
-    fn __shape() -> Shape {
-        Shape::Option(Box::new(T::__shape_ref()))
-    }
-    fn __to_value(&self) -> Value {
-        self.as_ref().map_or(Value::Null, T::__to_value)
-    }
-    #[inline]
-    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
-        match cell {
+    const __TOON: Readers<Self> = Readers {
+        from_cell: |cell| match cell {
             Scalar::Null => Some(None),
-            c => T::__from_cell(c).map(Some),
-        }
-    }
-    #[inline]
-    fn __cell_reads(cell: &Scalar<'_>) -> bool {
-        matches!(cell, Scalar::Null) || T::__cell_reads(cell)
-    }
-    #[inline]
-    fn __from_token(token: &str) -> Option<Self> {
-        match token {
+            c => T::__TOON.from_cell(c).map(Some),
+        },
+        cell_reads: |cell| matches!(cell, Scalar::Null) || T::__TOON.cell_reads(cell),
+        from_token: |token| match token {
             "null" => Some(None),
-            t => T::__from_token(t).map(Some),
-        }
-    }
-    #[inline]
-    fn __token_reads(token: &str) -> bool {
-        token == "null" || T::__token_reads(token)
-    }
-    #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        match node {
-            Node::Scalar(Scalar::Null) => Ok(None),
-            v => T::__from_node(v, cx).map(Some),
-        }
-    }
-    fn __missing() -> Option<Self> {
-        Some(None)
-    }
-    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
-        T::__stream_row(key, row)
-    }
+            t => T::__TOON.from_token(t).map(Some),
+        },
+        token_reads: |token| token == "null" || T::__TOON.token_reads(token),
+        missing: || Some(None),
+        stream_row: |key, row| T::__TOON.stream_row(key, row),
+        ..Readers::new(
+            || Shape::Option(Box::new(T::__TOON.shape_ref())),
+            |this| this.as_ref().map_or(Value::Null, T::__TOON.to_value),
+            |node, cx| match node {
+                Node::Scalar(Scalar::Null) => Ok(None),
+                v => T::__TOON.from_node(v, cx).map(Some),
+            },
+        )
+    };
 }
 
 impl<T: Toon> Toon for Box<T> {
-    fn __shape() -> Shape {
-        T::__shape()
-    }
-    fn __shape_ref() -> Shape {
-        T::__shape_ref()
-    }
-    fn __to_value(&self) -> Value {
-        T::__to_value(self)
-    }
-    #[inline]
-    fn __from_cell(cell: &Scalar<'_>) -> Option<Self> {
-        T::__from_cell(cell).map(Box::new)
-    }
-    #[inline]
-    fn __cell_reads(cell: &Scalar<'_>) -> bool {
-        T::__cell_reads(cell)
-    }
-    #[inline]
-    fn __from_token(token: &str) -> Option<Self> {
-        T::__from_token(token).map(Box::new)
-    }
-    #[inline]
-    fn __token_reads(token: &str) -> bool {
-        T::__token_reads(token)
-    }
-    #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        T::__from_node(node, cx).map(Box::new)
-    }
-    fn __missing() -> Option<Self> {
-        T::__missing().map(Box::new)
-    }
-    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
-        T::__stream_row(key, row)
-    }
+    const __TOON: Readers<Self> = Readers {
+        shape_ref: || T::__TOON.shape_ref(),
+        from_cell: |cell| T::__TOON.from_cell(cell).map(Box::new),
+        cell_reads: |cell| T::__TOON.cell_reads(cell),
+        from_token: |token| T::__TOON.from_token(token).map(Box::new),
+        token_reads: |token| T::__TOON.token_reads(token),
+        missing: || T::__TOON.missing().map(Box::new),
+        stream_row: |key, row| T::__TOON.stream_row(key, row),
+        ..Readers::new(
+            || T::__TOON.shape(),
+            |this| T::__TOON.to_value(this),
+            |node, cx| T::__TOON.from_node(node, cx).map(Box::new),
+        )
+    };
 }
 
 impl<T: Toon> Toon for Vec<T> {
-    fn __shape() -> Shape {
-        Shape::List(Box::new(T::__shape_ref()))
-    }
-    fn __to_value(&self) -> Value {
-        Value::Array(self.iter().map(T::__to_value).collect())
-    }
-    #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        match node {
-            Node::Array(items) => items
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| cx.element(v, i))
-                .collect(),
-            Node::Table(table) => cx.rows(*table),
-            // `audit_trail: Scanned the logs` where a list is wanted: one item.
-            Node::Scalar(s) if !matches!(s, Scalar::Null) => cx.lone_item(Node::Scalar(s)),
-            // An empty object (`items:` and nothing under it) is no item.
-            Node::Object(map) if !map.is_empty() => cx.lone_item(Node::Object(map)),
-            other => Err(cx.error(
-                ParseErrorKind::InvalidValue,
-                format!("expected a list, found {}", other.describe()),
-            )),
-        }
-    }
-
-    /// A row is dropped where the element type cannot read it; a value
-    /// outside its constraint refuses the whole reply instead (`Cx::rows`).
-    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
-        key.is_empty().then(|| row.read::<T>())
-    }
+    const __TOON: Readers<Self> = Readers {
+        // A row is dropped where the element type cannot read it; a value
+        // outside its constraint refuses the whole reply instead (`Cx::rows`).
+        stream_row: |key, row| key.is_empty().then(|| row.read::<T>()),
+        ..Readers::new(
+            || Shape::List(Box::new(T::__TOON.shape_ref())),
+            |this| Value::Array(this.iter().map(T::__TOON.to_value).collect()),
+            |node, cx| {
+                match node {
+                    Node::Array(items) => items
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| cx.element(v, i))
+                        .collect(),
+                    Node::Table(table) => cx.rows(*table),
+                    // `audit_trail: Scanned the logs` where a list is wanted: one item.
+                    Node::Scalar(s) if !matches!(s, Scalar::Null) => cx.lone_item(Node::Scalar(s)),
+                    // An empty object (`items:` and nothing under it) is no item.
+                    Node::Object(map) if !map.is_empty() => cx.lone_item(Node::Object(map)),
+                    other => Err(cx.error(
+                        ParseErrorKind::InvalidValue,
+                        format!("expected a list, found {}", other.describe()),
+                    )),
+                }
+            },
+        )
+    };
 }
 
 macro_rules! maps {
     ($($m:ident),*) => {$(
         impl<T: Toon> Toon for $m<String, T> {
-            fn __shape() -> Shape {
-                Shape::Map(Box::new(T::__shape_ref()))
-            }
-            fn __to_value(&self) -> Value {
-                let mut keys: Vec<&String> = self.keys().collect();
+    const __TOON: Readers<Self> = Readers {
+// Every key is the map's: a table at any key holds its values.
+stream_row: |_key, row| {
+                T::__TOON.stream_row("", row)
+            },
+..Readers::new(|| {
+                Shape::Map(Box::new(T::__TOON.shape_ref()))
+            }, |this| {
+                let mut keys: Vec<&String> = this.keys().collect();
                 keys.sort(); // a stable order on the wire, whatever the map's own
-                Value::Object(keys.into_iter().map(|k| (k.clone(), self[k].__to_value())).collect::<Map<_, _>>())
-            }
-            #[inline]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
+                Value::Object(keys.into_iter().map(|k| (k.clone(), T::__TOON.to_value(&this[k]))).collect::<Map<_, _>>())
+            }, |node, cx| {
                 let map = match node {
                     Node::Object(map) => *map,
                     Node::Row(row) => row.into_object(),
                     other => return Err(cx.error(ParseErrorKind::InvalidValue, format!("expected an object, found {}", other.describe()))),
                 };
                 map.into_iter().map(|(k, v)| { let x = cx.entry(v, &k)?; Ok((k, x)) }).collect()
-            }
-            // Every key is the map's: a table at any key holds its values.
-            fn __stream_row(_key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
-                T::__stream_row("", row)
-            }
-        }
+            })
+    };
+}
     )*};
 }
 maps!(BTreeMap, HashMap);
 
 /// Free-form data: whatever the reply holds at that place, as read.
 impl Toon for Value {
-    fn __shape() -> Shape {
-        Shape::Any
-    }
-    fn __to_value(&self) -> Value {
-        self.clone()
-    }
-    fn __from_node(node: Node<'_>, _: &mut Cx) -> Result<Self, ParseError> {
-        Ok(node.into_value())
-    }
+    const __TOON: Readers<Self> = Readers {
+        ..Readers::new(
+            || Shape::Any,
+            |this| this.clone(),
+            |node, _| Ok(node.into_value()),
+        )
+    };
 }
 
 /// The object `{"value": …}` OpenAI's strict mode asks for where the type is
 /// not an object: read by the type's own decoder, `value` missing, beside
 /// another key or given twice refused, never read as `null`.
 impl<T: Toon> Toon for crate::reply::Wrapped<T> {
-    fn __shape() -> Shape {
-        Shape::Struct(crate::shape::StructShape {
-            name: "Wrapped",
-            doc: "",
-            fields: vec![crate::shape::FieldShape {
-                name: "value",
-                doc: "",
-                shape: T::__shape_ref(),
-                optional: false,
-                max_len: None,
-                max_items: None,
-                delimited: false,
-                constraints: crate::shape::Constraints::NONE,
-                inner: crate::shape::Constraints::NONE,
-            }],
-        })
-    }
-    fn __to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("value".into(), self.0.__to_value());
-        Value::Object(map)
-    }
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        let refusal = match &node {
-            Node::Object(map) if map.len() == 1 && map.contains_key("value") => None,
-            Node::Object(map) => {
-                let keys: Vec<String> = map.keys().take(5).map(|k| format!("`{k}`")).collect();
-                let (kind, what) = if map.contains_key("value") {
-                    (ParseErrorKind::InvalidValue, "beside other keys")
-                } else {
-                    (ParseErrorKind::MissingField, "missing")
+    const __TOON: Readers<Self> = Readers {
+        ..Readers::new(
+            || {
+                Shape::Struct(crate::shape::StructShape {
+                    name: "Wrapped",
+                    doc: "",
+                    fields: vec![crate::shape::FieldShape {
+                        name: "value",
+                        doc: "",
+                        shape: T::__TOON.shape_ref(),
+                        optional: false,
+                        max_len: None,
+                        max_items: None,
+                        delimited: false,
+                        constraints: crate::shape::Constraints::NONE,
+                        inner: crate::shape::Constraints::NONE,
+                    }],
+                })
+            },
+            |this| {
+                let mut map = Map::new();
+                map.insert("value".into(), T::__TOON.to_value(&this.0));
+                Value::Object(map)
+            },
+            |node, cx| {
+                let refusal = match &node {
+                    Node::Object(map) if map.len() == 1 && map.contains_key("value") => None,
+                    Node::Object(map) => {
+                        let keys: Vec<String> =
+                            map.keys().take(5).map(|k| format!("`{k}`")).collect();
+                        let (kind, what) = if map.contains_key("value") {
+                            (ParseErrorKind::InvalidValue, "beside other keys")
+                        } else {
+                            (ParseErrorKind::MissingField, "missing")
+                        };
+                        let found = if keys.is_empty() {
+                            "an empty object".to_owned()
+                        } else {
+                            format!("an object with the keys {}", keys.join(", "))
+                        };
+                        Some((kind, format!("the answer's one property `value` is {what}: found {found}; write the answer as the value of `value`, and nothing beside it")))
+                    }
+                    other => Some((
+                        ParseErrorKind::InvalidValue,
+                        format!(
+                            "expected an object whose one property is `value`, found {}",
+                            other.describe()
+                        ),
+                    )),
                 };
-                let found = if keys.is_empty() {
-                    "an empty object".to_owned()
-                } else {
-                    format!("an object with the keys {}", keys.join(", "))
-                };
-                Some((kind, format!("the answer's one property `value` is {what}: found {found}; write the answer as the value of `value`, and nothing beside it")))
-            }
-            other => Some((
-                ParseErrorKind::InvalidValue,
-                format!(
-                    "expected an object whose one property is `value`, found {}",
-                    other.describe()
-                ),
-            )),
-        };
-        if let Some((kind, message)) = refusal {
-            return Err(cx.error(kind, message));
-        }
-        let mut fields = cx.object(node, "Wrapped")?;
-        cx.field::<T>(&mut fields, "value", &[])
-            .map(crate::reply::Wrapped)
-    }
+                if let Some((kind, message)) = refusal {
+                    return Err(cx.error(kind, message));
+                }
+                let mut fields = cx.object(node, "Wrapped")?;
+                cx.field::<T>(&mut fields, "value", &[])
+                    .map(crate::reply::Wrapped)
+            },
+        )
+    };
 }
 
 #[cfg(test)]
@@ -522,10 +453,18 @@ mod tests {
     fn a_token_reads_as_its_value_token() {
         fn same<T: Toon + PartialEq + std::fmt::Debug>(token: &str) {
             let cell = unquoted_token(token);
-            let told_apart = T::__from_cell(&cell);
-            assert_eq!(T::__cell_reads(&cell), told_apart.is_some(), "{token:?}");
-            assert_eq!(T::__token_reads(token), told_apart.is_some(), "{token:?}");
-            assert_eq!(T::__from_token(token), told_apart, "{token:?}");
+            let told_apart = T::__TOON.from_cell(&cell);
+            assert_eq!(
+                T::__TOON.cell_reads(&cell),
+                told_apart.is_some(),
+                "{token:?}"
+            );
+            assert_eq!(
+                T::__TOON.token_reads(token),
+                told_apart.is_some(),
+                "{token:?}"
+            );
+            assert_eq!(T::__TOON.from_token(token), told_apart, "{token:?}");
         }
         let mut tokens: Vec<String> = [
             "",

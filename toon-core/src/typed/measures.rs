@@ -81,7 +81,7 @@ pub(crate) fn by_kind(repairs: &[Repair]) -> Vec<(RepairKind, usize)> {
 /// type's declared name), or its Rust path where it has none (`Vec<…>`).
 #[cfg(feature = "tracing")]
 pub(crate) fn type_label<T: super::Toon>() -> String {
-    match crate::schema::name_and_doc(&T::__shape()).0 {
+    match crate::schema::name_and_doc(&T::__TOON.shape()).0 {
         "answer" => std::any::type_name::<T>().to_owned(),
         name => name.to_owned(),
     }

@@ -10,6 +10,7 @@ mod json;
 pub(crate) mod measures;
 mod parser;
 pub(crate) mod partial;
+pub(crate) mod readers;
 mod row;
 pub(crate) mod runtime;
 mod stream;
@@ -24,6 +25,8 @@ pub use measures::Measures;
 pub use parser::{Attempt, Retried, RetryError, ToonOutputParser, Turn};
 pub(crate) use parser::{Rounds, Said};
 pub use partial::{Item, Partial, PartialStream, Streamed, Update};
+pub(crate) use readers::to_value;
+pub use readers::Readers;
 pub use row::{CellCheck, RowCells};
 pub use stream::{Element, Event, StreamRow, ToonEvents, ToonStream};
 
@@ -48,98 +51,13 @@ use crate::reply::{
 /// A `Toon` type owns everything it reads from a reply: the derive refuses
 /// borrowed fields.
 ///
-/// The `__` methods are what the derive generates; they are not part of the
-/// stable API. Call the others.
+/// `__TOON` is what the derive generates; it is not part of the stable API.
+/// Call the methods.
 pub trait Toon: Sized {
+    /// The type's description, its writer and readers, as the derive
+    /// generates them; not part of the stable API.
     #[doc(hidden)]
-    fn __shape() -> Shape;
-
-    /// How a field of this type refers to it: itself, or [`Shape::Named`] for
-    /// derived types, so that recursive types describe themselves lazily.
-    #[doc(hidden)]
-    fn __shape_ref() -> Shape {
-        Self::__shape()
-    }
-
-    #[doc(hidden)]
-    fn __to_value(&self) -> Value;
-
-    /// Reads the decoded node (an object, a table row, a list, a primitive) into the type.
-    #[doc(hidden)]
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError>;
-
-    /// A table cell read as it stands, where it reads with no repair; `None`
-    /// sends its row down the full path (see [`RowCells`]).
-    #[doc(hidden)]
-    #[inline]
-    fn __from_cell(_cell: &Scalar<'_>) -> Option<Self> {
-        None
-    }
-
-    /// An unquoted table cell read straight into the type, where it reads as
-    /// it stands: exactly [`__from_cell`](Toon::__from_cell) of the value token
-    /// it is, which types whose cells are mostly read this way (text,
-    /// integers) answer without telling the token apart first.
-    #[doc(hidden)]
-    #[inline]
-    fn __from_token(token: &str) -> Option<Self> {
-        Self::__from_cell(&crate::lex::unquoted_token(token))
-    }
-
-    /// Would [`__from_token`](Toon::__from_token) read this token? Answered
-    /// without building the value.
-    #[doc(hidden)]
-    #[inline]
-    fn __token_reads(token: &str) -> bool {
-        Self::__from_token(token).is_some()
-    }
-
-    /// A table row read straight into the type, where every cell reads as it
-    /// stands and the header names exactly the type's fields; `None` sends the
-    /// row down the full path, which repairs, reports or refuses it.
-    #[doc(hidden)]
-    #[inline]
-    fn __from_row(_row: &mut RowCells<'_, '_>) -> Option<Self> {
-        None
-    }
-
-    /// Whether the whole reply keeps a row of the table at `key` (the root
-    /// array for `""`): `Some(false)` for a row its reading drops (a row the
-    /// element type cannot read, reported as `dropped_row`), so that a stream
-    /// neither emits it nor counts it; `None` where `key` names no array of
-    /// this type.
-    #[doc(hidden)]
-    fn __stream_row(_key: &str, _row: &mut StreamRow<'_, '_>) -> Option<bool> {
-        None
-    }
-
-    /// Would [`__from_cell`](Toon::__from_cell) read this cell? Answered
-    /// without building the value.
-    #[doc(hidden)]
-    #[inline]
-    fn __cell_reads(cell: &Scalar<'_>) -> bool {
-        Self::__from_cell(cell).is_some()
-    }
-
-    /// Would [`__from_row`](Toon::__from_row) read this row? Answered without
-    /// building the value.
-    #[doc(hidden)]
-    #[inline]
-    fn __row_reads(_row: &mut RowCells<'_, '_>) -> bool {
-        false
-    }
-
-    /// The value of a field whose key is missing from the reply, if it may be missing.
-    #[doc(hidden)]
-    fn __missing() -> Option<Self> {
-        None
-    }
-
-    /// May a field of this type be missing from the reply?
-    #[doc(hidden)]
-    fn __optional() -> bool {
-        Self::__missing().is_some()
-    }
+    const __TOON: Readers<Self>;
 
     /// Reads a model's reply: the tolerant [`decode_reply`](crate::decode_reply),
     /// then the type, which forgives a quoted number or boolean and an enum value
@@ -167,9 +85,9 @@ pub trait Toon: Sized {
     /// reads it. Delimited fields
     /// (`#[toon(delimited)]`) follow the TOON lines, each between its tags.
     fn to_toon(&self) -> String {
-        let names = delimited::names(&Self::__shape());
+        let names = delimited::names(&Self::__TOON.shape());
         if names.is_empty() {
-            let value = self.__to_value();
+            let value = to_value(self);
             let text = encode(&value, &Default::default());
             // A reply that is one text may look like what a reply decoder
             // strips (a fence, a reasoning tag, only Unicode spaces): quoted,
@@ -181,20 +99,20 @@ pub trait Toon: Sized {
                 _ => text,
             };
         }
-        delimited::write(&names, self.__to_value())
+        delimited::write(&names, to_value(self))
     }
 
     /// The skeleton of the type's TOON form: one line per key, every array shown
     /// by its header with `[N]` standing for its length.
     fn toon_header() -> String {
-        crate::prompt::header(&Self::__shape(), std::any::type_name::<Self>())
+        crate::prompt::header(&Self::__TOON.shape(), std::any::type_name::<Self>())
     }
 
     /// The text for the system prompt: the skeleton with each field's doc comment
     /// as a `#` comment line, the allowed values of each enum, how to write an
     /// empty list, and the quoting rule.
     fn toon_prompt() -> String {
-        crate::prompt::prompt(&Self::__shape(), std::any::type_name::<Self>())
+        crate::prompt::prompt(&Self::__TOON.shape(), std::any::type_name::<Self>())
     }
 
     /// The grammar of exactly the TOON that [`to_toon`](Toon::to_toon) writes for
@@ -215,7 +133,7 @@ pub trait Toon: Sized {
     /// assert!(lark.starts_with("start: "));
     /// ```
     fn toon_grammar(syntax: GrammarSyntax) -> String {
-        crate::grammar::toon_grammar(&Self::__shape(), syntax)
+        crate::grammar::toon_grammar(&Self::__TOON.shape(), syntax)
     }
 
     /// The most bytes any reply the type's grammar admits can take, in either
@@ -236,7 +154,7 @@ pub trait Toon: Sized {
     /// assert!(Vec::<String>::toon_max_reply_bytes() > 10 * 200);
     /// ```
     fn toon_max_reply_bytes() -> usize {
-        crate::grammar::max_reply_bytes(&Self::__shape())
+        crate::grammar::max_reply_bytes(&Self::__TOON.shape())
     }
 }
 
@@ -270,7 +188,7 @@ pub(crate) fn read_as<T: Toon>(
 ) -> Result<Reply<T>, ParseError> {
     // The whole completion, prose fields included, before any work on it.
     refuse_size(completion.len(), options, format)?;
-    let shape = T::__shape();
+    let shape = T::__TOON.shape();
     // Delimited prose fields are cut out of a TOON reply first; the rest is
     // read as TOON. In JSON they are keys like any other.
     let prose_names = match format {
@@ -329,7 +247,7 @@ pub(crate) fn read_as<T: Toon>(
         }
         // Every value carries its line, so errors and typed repairs are placed as they are made.
         let mut cx = Cx::new(decoded.repairs, !options.refuse_dropped_rows);
-        let read = T::__from_node(decoded.value, &mut cx);
+        let read = T::__TOON.from_node(decoded.value, &mut cx);
         // An error on its line and column, or by its path in a JSON reply.
         let place = |e: ParseError| {
             // The repaired text where there is one, else the completion.

@@ -473,7 +473,7 @@ impl fmt::Debug for Json {
 /// A value of a generated event, shown as JSON.
 #[doc(hidden)]
 pub fn shown<V: Toon>(value: &V) -> impl fmt::Debug {
-    Json(value.__to_value())
+    Json(super::to_value(value))
 }
 
 /// A field of a generated partial value: `None`, or `Some` of its JSON.

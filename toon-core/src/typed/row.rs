@@ -2,8 +2,8 @@
 //! from its cell by header position, with no path kept and no node built.
 //!
 //! It reads only what needs no decision: every cell reads as it stands (an
-//! unquoted cell from its token, [`Toon::__from_token`], any other by
-//! [`Toon::__from_cell`]), the header names exactly the type's fields, and no
+//! unquoted cell from its token, [`Toon::__TOON.from_token`], any other by
+//! [`Toon::__TOON.from_cell`]), the header names exactly the type's fields, and no
 //! field has a constraint to check or an alias to look up. Anything else returns
 //! `None` before a value is kept, and the row takes the full path, which repairs,
 //! reports or refuses it; so the fast path never reads a row differently.
@@ -12,7 +12,7 @@ use super::Toon;
 use crate::header::Field;
 use crate::node::{open_column, Memo, Row, Scalar};
 
-/// A row lent to a struct's [`Toon::__from_row`]. Generated code calls it; its
+/// A row lent to a struct's [`Toon::__TOON.from_row`]. Generated code calls it; its
 /// methods are not part of the public API.
 #[doc(hidden)]
 pub struct RowCells<'r, 't> {
@@ -69,7 +69,7 @@ impl<'r, 't> RowCells<'r, 't> {
     pub fn cell<T: Toon>(&mut self, key: &'static str) -> Option<T> {
         match self.find(key, true) {
             Some(cell) => read(cell),
-            None => T::__missing(),
+            None => T::__TOON.missing(),
         }
     }
 
@@ -115,8 +115,8 @@ impl<'r, 't> RowCells<'r, 't> {
 #[inline]
 fn read<T: Toon>(cell: &Scalar<'_>) -> Option<T> {
     match cell {
-        Scalar::Token(token) => T::__from_token(token),
-        cell => T::__from_cell(cell),
+        Scalar::Token(token) => T::__TOON.from_token(token),
+        cell => T::__TOON.from_cell(cell),
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::constrain::{ItemAt, Items, Measure, Measured};
 use super::context::{Cx, Fields};
 use super::stream::StreamRow;
-use super::Toon;
+use super::{Readers, Toon};
 use crate::grammar::GrammarSyntax;
 use crate::node::Node;
 use crate::reply::{ParseError, Reply, ReplyOptions};
@@ -423,31 +423,22 @@ fn inside<R>(frame: &Frame, shape: &Shape, f: impl FnOnce() -> R) -> R {
 }
 
 impl Toon for Dynamic {
-    fn __shape() -> Shape {
-        top().shape.resolve()
-    }
-
-    fn __shape_ref() -> Shape {
-        (*top().shape).clone()
-    }
-
-    fn __to_value(&self) -> Value {
-        self.0.clone()
-    }
-
-    fn __from_node(node: Node<'_>, cx: &mut Cx) -> Result<Self, ParseError> {
-        let frame = top();
-        read(&frame, &frame.shape, node, cx).map(Dynamic)
-    }
-
-    fn __missing() -> Option<Self> {
-        matches!(*top().shape, Shape::Option(_)).then(|| Dynamic(Value::Null))
-    }
-
-    fn __stream_row(key: &str, row: &mut StreamRow<'_, '_>) -> Option<bool> {
-        let frame = top();
-        stream_row(&frame, &frame.shape, key, row)
-    }
+    const __TOON: Readers<Self> = Readers {
+        shape_ref: || (*top().shape).clone(),
+        missing: || matches!(*top().shape, Shape::Option(_)).then(|| Dynamic(Value::Null)),
+        stream_row: |key, row| {
+            let frame = top();
+            stream_row(&frame, &frame.shape, key, row)
+        },
+        ..Readers::new(
+            || top().shape.resolve(),
+            |this| this.0.clone(),
+            |node, cx| {
+                let frame = top();
+                read(&frame, &frame.shape, node, cx).map(Dynamic)
+            },
+        )
+    };
 
     fn toon_header() -> String {
         let frame = top();
@@ -480,23 +471,25 @@ impl OutputSchema for Dynamic {
 fn read(frame: &Frame, shape: &Shape, node: Node<'_>, cx: &mut Cx) -> Result<Value, ParseError> {
     let value = match shape {
         Shape::Named { shape, .. } => return shape.with(|s| read(frame, s, node, cx)),
-        Shape::String => Value::String(String::__from_node(node, cx)?),
-        Shape::Bool => Value::Bool(bool::__from_node(node, cx)?),
+        Shape::String => Value::String(String::__TOON.from_node(node, cx)?),
+        Shape::Bool => Value::Bool(bool::__TOON.from_node(node, cx)?),
         Shape::Integer { min, max } => integer(*min, *max, node, cx)?,
-        Shape::Float { bits: 32 } => f32::__from_node(node, cx)?.__to_value(),
-        Shape::Float { .. } => f64::__from_node(node, cx)?.__to_value(),
-        Shape::Any => Value::__from_node(node, cx)?,
-        Shape::Option(inner) => inside(frame, inner, || Option::<Dynamic>::__from_node(node, cx))?
-            .map_or(Value::Null, |d| d.0),
+        Shape::Float { bits: 32 } => f32::__TOON.to_value(&f32::__TOON.from_node(node, cx)?),
+        Shape::Float { .. } => f64::__TOON.to_value(&f64::__TOON.from_node(node, cx)?),
+        Shape::Any => Value::__TOON.from_node(node, cx)?,
+        Shape::Option(inner) => inside(frame, inner, || {
+            Option::<Dynamic>::__TOON.from_node(node, cx)
+        })?
+        .map_or(Value::Null, |d| d.0),
         Shape::List(inner) => Value::Array(
-            inside(frame, inner, || Vec::<Dynamic>::__from_node(node, cx))?
+            inside(frame, inner, || Vec::<Dynamic>::__TOON.from_node(node, cx))?
                 .into_iter()
                 .map(|d| d.0)
                 .collect(),
         ),
         Shape::Map(inner) => Value::Object(
             inside(frame, inner, || {
-                BTreeMap::<String, Dynamic>::__from_node(node, cx)
+                BTreeMap::<String, Dynamic>::__TOON.from_node(node, cx)
             })?
             .into_iter()
             .map(|(k, d)| (k, d.0))
@@ -537,13 +530,13 @@ fn integer(min: i128, max: i128, node: Node<'_>, cx: &mut Cx) -> Result<Value, P
     macro_rules! by_bounds {
         ($($t:ty),*) => {
             $(if (min, max) == (<$t>::MIN as i128, <$t>::MAX as i128) {
-                return <$t>::__from_node(node, cx).map(|n| n.__to_value());
+                return <$t>::__TOON.from_node(node, cx).map(|n| <$t>::__TOON.to_value(&n));
             })*
         };
     }
     by_bounds!(i8, i16, i32, i64, u8, u16, u32, u64);
     // Bounds no Rust integer has: the widest reading, then the bounds.
-    let n = i64::__from_node(node, cx)?;
+    let n = i64::__TOON.from_node(node, cx)?;
     if i128::from(n) < min || i128::from(n) > max {
         return Err(cx.error(
             crate::reply::ParseErrorKind::InvalidValue,
@@ -636,10 +629,12 @@ fn stream_row(
 ) -> Option<bool> {
     match shape {
         Shape::Named { shape, .. } => shape.with(|s| stream_row(frame, s, key, row)),
-        Shape::Option(inner) => inside(frame, inner, || Option::<Dynamic>::__stream_row(key, row)),
-        Shape::List(inner) => inside(frame, inner, || Vec::<Dynamic>::__stream_row(key, row)),
+        Shape::Option(inner) => inside(frame, inner, || {
+            Option::<Dynamic>::__TOON.stream_row(key, row)
+        }),
+        Shape::List(inner) => inside(frame, inner, || Vec::<Dynamic>::__TOON.stream_row(key, row)),
         Shape::Map(inner) => inside(frame, inner, || {
-            BTreeMap::<String, Dynamic>::__stream_row(key, row)
+            BTreeMap::<String, Dynamic>::__TOON.stream_row(key, row)
         }),
         // The keys the notes give (the derive's own rule: a key fields of
         // two types share answers nothing); by name where there are none.
@@ -649,13 +644,13 @@ fn stream_row(
                 None => s.fields.iter().position(|f| f.name == key)?,
             };
             let field = &s.fields.get(at)?.shape;
-            inside(frame, field, || Dynamic::__stream_row("", row))
+            inside(frame, field, || Dynamic::__TOON.stream_row("", row))
         }
         Shape::Tagged(t) => {
             let keys = frame.notes.stream_keys.get(t.name)?;
             let &(_, v, f) = keys.iter().find(|(k, _, _)| *k == key)?;
             let field = &t.variants.get(v)?.fields.get(f)?.shape;
-            inside(frame, field, || Dynamic::__stream_row("", row))
+            inside(frame, field, || Dynamic::__TOON.stream_row("", row))
         }
         _ => None,
     }

@@ -186,7 +186,8 @@ impl Element {
         match &self.body {
             Body::Row(text, columns) => lend_row(text, columns, self.line, |row| {
                 // As the whole reply reads a row: in one pass where it can.
-                let read = columns.with_memo(|memo| E::__from_row(&mut RowCells::new(&row, memo)));
+                let read =
+                    columns.with_memo(|memo| E::__TOON.from_row(&mut RowCells::new(&row, memo)));
                 if let Some(value) = read {
                     return Ok(value);
                 }
@@ -225,7 +226,7 @@ impl Element {
     }
 }
 
-/// A table row as the stream hands it to its type's `Toon::__stream_row`:
+/// A table row as the stream hands it to its type's `Toon::__TOON.stream_row`:
 /// the element, and its cells where they read as they stand. Generated code
 /// passes it along to the element type.
 #[doc(hidden)]
@@ -258,7 +259,7 @@ impl<'r, 'c> StreamRow<'r, 'c> {
         let read = match (self.clean.take(), &self.element.body) {
             (Some(clean), Body::Row(..)) => {
                 let mut cells = RowCells::of(clean.fields, clean.cells, clean.memo);
-                if E::__row_reads(&mut cells) {
+                if E::__TOON.row_reads(&mut cells) {
                     return true;
                 }
                 // The full path takes cells from the row: it has its own.

@@ -128,7 +128,7 @@ impl<T: Toon> ToonStream<T> {
     /// text kept as `from_toon` reads it.
     fn build(options: ReplyOptions, keep_text: bool) -> Self {
         // Built once: a derived type builds its shape anew on each call.
-        let shape = T::__shape().into_resolved();
+        let shape = T::__TOON.shape().into_resolved();
         let cutter = Cutter::new(super::delimited::names(&shape));
         ToonStream {
             // Most replies are longer than a few lines: room for them at
@@ -137,7 +137,7 @@ impl<T: Toon> ToonStream<T> {
             scanned: 0,
             searched: 0,
             dropped: 0,
-            reader: Reader::new(TypeGuide::new(shape), options, T::__stream_row),
+            reader: Reader::new(TypeGuide::new(shape), options, T::__TOON.stream_row),
             keep_text,
             cutter,
             ended: false,

@@ -81,7 +81,7 @@ pub(super) struct Reader {
     emitted: bool,
 }
 
-/// [`Toon::__stream_row`](crate::Toon) of the stream's type.
+/// [`Toon::__TOON.stream_row`](crate::Toon) of the stream's type.
 pub(super) type ReadRow = fn(&str, &mut StreamRow<'_, '_>) -> Option<bool>;
 
 impl Reader {
