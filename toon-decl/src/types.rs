@@ -121,12 +121,12 @@ fn quote_type(ty: &Type) -> String {
         .replace(" ,", ",")
 }
 
-/// How a field of type `ty` refers to it (`__shape_ref`).
+/// How a field of type `ty` refers to it (its `shape_ref`).
 pub(crate) fn shape_ref(ty: &Type, table: &Table<'_>, view: View) -> Result<Shape, Unknown> {
     describe(ty, table, view, true)
 }
 
-/// The type's own description (`__shape`).
+/// The type's own description (its `shape`).
 pub(crate) fn shape_of(ty: &Type, table: &Table<'_>, view: View) -> Result<Shape, Unknown> {
     describe(ty, table, view, false)
 }
@@ -210,7 +210,7 @@ fn declared_shape(
     }
 }
 
-/// May a field of type `ty` be missing (`__optional`): an `Option`, or a
+/// May a field of type `ty` be missing (its `optional`): an `Option`, or a
 /// newtype or box of one.
 pub(crate) fn optional(ty: &Type, table: &Table<'_>) -> bool {
     match path_of(ty) {

@@ -62,7 +62,7 @@ fn option_u32(v: Option<u32>) -> TokenStream {
     }
 }
 
-/// The body of `fn __shape() -> __toon::schema::Shape`.
+/// The expression of the type's `Shape`.
 pub fn shape_expr(c: &Container<'_>, describe: &TokenStream) -> TokenStream {
     let name = c.input.ident.to_string();
     let doc = &c.doc;

@@ -120,7 +120,7 @@ fn read<T: Toon>(cell: &Scalar<'_>) -> Option<T> {
     }
 }
 
-/// A field type's checks of a cell, as `(__cell_reads, __token_reads)`.
+/// A field type's checks of a cell: its `cell_reads` and `token_reads` entries.
 /// Function values, not a type parameter, so that a field type with no `Toon`
 /// is reported once, at the field.
 #[doc(hidden)]

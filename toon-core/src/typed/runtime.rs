@@ -620,7 +620,7 @@ fn read_fields(
     Ok(())
 }
 
-/// What the derive's `__stream_row` answers, by the shape.
+/// What the derive's `stream_row` entry answers, by the shape.
 fn stream_row(
     frame: &Frame,
     shape: &Shape,
