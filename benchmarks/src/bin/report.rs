@@ -663,15 +663,16 @@ The streaming decoder reads each line as it ends and gives its events; a table r
 checked against its type in one pass over its cells (the same one-pass reader as `from_toon`) and kept as its
 text in the event, for a consumer to read when it wants. `finish` then reads the whole text with the decode
 `from_toon` runs, so the two agree by construction. What a stream costs beyond `from_toon` is its own pass over
-the lines as they arrive (the pushes, the line search, each row checked and its event made) and no shortcut.
-Until this stop the stream kept each clean row's value for `finish` and took those values where the decode met
-the very bytes they were read from, with shortcuts for a reply that was exactly a root table or exactly the
-type's top-level fields: about 900 lines, built to hold a withdrawn target (`ToonStream` at most 1.5 times
-`from_toon`), met on the benchmark's shapes and not on others (a struct-rooted reply of 1,000 short rows fed 4
-bytes at a time cost 2.8 times `from_toon`). They are gone; the targets above keep the stream as a guard, at
-most 2.0 times `from_toon`, on a root table and on the same table under a struct's key. A consumer that reads
-every row as it arrives pays for that reading on top. Against the tens of milliseconds a model spends writing
-one row, the difference is noise.
+the lines as they arrive: the pushes, the line search, the line classifier `strip` shares (reasoning, tool-call
+tags, a table's rows), each row checked, its text kept and its event made, and no shortcut. The stream once
+kept each clean row's value for `finish`, with shortcuts for a reply that was exactly a root table or exactly
+the type's top-level fields (about 900 lines, built to hold a withdrawn target, `ToonStream` at most 1.5 times
+`from_toon`); later it had a fast path of its own for plain rows and `key: value` lines, read chunks as 8-byte
+words, held one event without an allocation and wrote each row's text over the last. All of that is gone: the
+targets above keep the stream as a guard, at most 2.0 times `from_toon`, on a root table and on the same table
+under a struct's key, and the simpler stream does not meet it. A consumer that reads every row as it arrives
+pays for that reading on top. Against the tens of milliseconds a model spends writing one row, the difference
+is noise.
 
 ## What limits the token savings
 
