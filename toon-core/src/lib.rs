@@ -107,10 +107,10 @@
 /// What generated code reaches; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::node::{Node, Scalar};
     pub use crate::shape::{
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
+    pub use crate::spec::node::{Node, Scalar};
     /// What a field's description asks of its type, by the trait a derive
     /// implements: `by_toon::shape_ref::<T>()` or `by_schema::shape_ref::<T>()`.
     pub use crate::typed::readers::toon as by_toon;
@@ -143,17 +143,8 @@ pub mod __private {
     }
 }
 
-mod decode;
-mod encode;
-mod equality;
-mod error;
 pub mod exchange;
 pub mod grammar;
-mod header;
-mod lex;
-mod lines;
-mod node;
-mod options;
 mod prompt;
 pub mod reply;
 pub mod request;
@@ -161,15 +152,7 @@ pub mod schema;
 mod shape;
 mod typed;
 
-/// The specification's codec: TOON text to the JSON data model and back,
-/// exactly as SPEC v4.1 says, with its options and errors.
-pub mod spec {
-    pub use crate::decode::decode;
-    pub use crate::encode::encode;
-    pub use crate::equality::json_model_eq;
-    pub use crate::error::{DecodeError, DecodeErrorKind};
-    pub use crate::options::{DecodeOptions, Delimiter, EncodeOptions};
-}
+pub mod spec;
 
 /// Streaming replies: typed records as the model writes them (see
 /// [`ToonStream`]).
@@ -192,8 +175,6 @@ pub mod retry {
     pub use crate::typed::{Attempt, Measures, Retried, RetryError, Turn};
 }
 
-pub use decode::decode;
-pub use encode::encode;
 pub use grammar::GrammarSyntax;
 pub use reply::{
     decode_reply, FinishReason, ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions,
@@ -203,6 +184,7 @@ pub use schema::OutputSchema;
 /// Derives [`OutputSchema`]; the shapes and keys it takes are those of [`macro@Toon`].
 #[cfg(feature = "derive")]
 pub use schema_derive::OutputSchema;
+pub use spec::{decode, encode};
 /// Derives [`Toon`] for a struct with named fields, a newtype struct (or a
 /// one-field struct marked `transparent`), an enum of unit variants, or an
 /// internally tagged enum (`#[toon(tag = "kind")]` or `#[serde(tag = "kind")]`).

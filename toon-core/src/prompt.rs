@@ -1,10 +1,10 @@
 //! The skeleton (`toon_header`) and the prompt snippet (`toon_prompt`) of a shape.
 
-use crate::encode::{encode_key, quote, text_literal};
 use crate::shape::{
     constraint_note as note, field_list, named, table_fields, Constraints, EnumShape, FieldShape,
     Shape,
 };
+use crate::spec::encode::{encode_key, quote, text_literal};
 
 /// The placeholder for a primitive's value.
 fn placeholder(shape: &Shape) -> String {

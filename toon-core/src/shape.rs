@@ -1,7 +1,7 @@
 //! The description of a type that derives `Toon`: what the header, the prompt,
 //! the JSON Schema, the grammar and the typed decoder are all built from.
 
-use crate::encode::encode_key;
+use crate::spec::encode::encode_key;
 
 /// The shape of a value of a Rust type, as TOON sees it.
 #[derive(Debug, Clone)]

@@ -9,11 +9,11 @@
 use super::ir::{alt, class, lit, opt, repeat, seq, Class, Expr, Grammar};
 use super::text;
 use super::{Reasoning, DEFAULT_MAX_ITEMS, DEFAULT_MAX_LEN};
-use crate::encode::{encode_key, text_literal};
 use crate::shape::{
     field_list, table_fields, Constraints, EnumShape, FieldShape, Shape, StructShape, TaggedShape,
     TypeNames,
 };
+use crate::spec::encode::{encode_key, text_literal};
 
 /// How many times a type may stand nested inside itself before its lists
 /// must be empty and its optional fields `null`.

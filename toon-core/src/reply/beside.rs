@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::layout::{is_blank, is_fence};
 use super::Guide;
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::trim_spaces;
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::trim_spaces;
 
 /// What tells a line of the answer's keys: the type's guide, or the keys of
 /// the JSON object found (a JSON path has no guide).

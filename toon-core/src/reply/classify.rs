@@ -10,8 +10,8 @@ use std::borrow::Cow;
 
 use super::layout::{indent_of, is_blank, may_end_with, may_start_with};
 use super::{ParseError, Repair, RepairKind};
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::trim_spaces;
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::trim_spaces;
 
 pub(crate) const THINK_OPEN: &str = "<think>";
 pub(crate) const THINK_CLOSE: &str = "</think>";
@@ -278,7 +278,7 @@ pub(crate) fn table_header(line: &str) -> Option<Head> {
     let content = content.strip_prefix("- ").unwrap_or(content);
     match parse_header(content, 8) {
         HeaderParse::Header(h) => {
-            let cells = crate::header::Field::leaf_count(h.fields.as_deref()?);
+            let cells = crate::spec::header::Field::leaf_count(h.fields.as_deref()?);
             Some((h.length, h.delim, cells))
         }
         _ => None,

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::error::DecodeError;
-use crate::node::At;
+use crate::spec::error::DecodeError;
+use crate::spec::node::At;
 
 /// What an empty object where the type wants a struct with fields is told:
 /// the model said nothing of the struct, which is not each field missing.
@@ -435,7 +435,7 @@ impl ParseError {
 /// line of `read`; see [`ParseError::placed_in`].
 fn column_of(completion: &str, read: &str, line: usize, at: At) -> Option<usize> {
     let line_of = |text| {
-        let l = crate::lines::raw_lines(text).nth(line.checked_sub(1)?)?;
+        let l = crate::spec::lines::raw_lines(text).nth(line.checked_sub(1)?)?;
         Some(l.strip_suffix('\r').unwrap_or(l))
     };
     let read = line_of(read)?;
@@ -446,7 +446,10 @@ fn column_of(completion: &str, read: &str, line: usize, at: At) -> Option<usize>
         At::Cell(i, delim) => {
             let indent = read.len() - read.trim_start_matches(' ').len();
             let content = read[indent..].trim_end_matches(' ');
-            indent + crate::lex::split_unquoted_spans(content, delim).nth(i)?.0
+            indent
+                + crate::spec::lex::split_unquoted_spans(content, delim)
+                    .nth(i)?
+                    .0
         }
     };
     let own = line_of(completion)?;

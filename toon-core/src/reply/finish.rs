@@ -8,7 +8,7 @@
 //! the model may have left a cell out.
 
 use super::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::spec::error::{DecodeError, DecodeErrorKind};
 
 /// How the server said a completion ended: OpenAI's `finish_reason`, which
 /// llama.cpp, vLLM and most other servers report the same way.

@@ -3,11 +3,11 @@
 //! written as `key: value` blocks where rows or items belong. Each forgiven
 //! refusal is kept as a [`Note`], which becomes the reply's repair.
 
-use crate::decode::{end_at, error_at, key, lex_error, Cursor, Forgive, Result};
-use crate::error::DecodeErrorKind;
-use crate::header::{parse_header, Field, HeaderParse};
-use crate::lex::{find_unquoted, parse_value_token, trim_spaces, Scalar};
-use crate::node::{Node, Object, Placed};
+use crate::spec::decode::{end_at, error_at, key, lex_error, Cursor, Forgive, Result};
+use crate::spec::error::DecodeErrorKind;
+use crate::spec::header::{parse_header, Field, HeaderParse};
+use crate::spec::lex::{find_unquoted, parse_value_token, trim_spaces, Scalar};
+use crate::spec::node::{Node, Object, Placed};
 
 /// Something forgiven, by the line it happened on.
 #[derive(Debug, Clone, PartialEq, Eq)]

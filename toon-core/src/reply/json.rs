@@ -14,8 +14,8 @@ use super::{
     RepairKind,
 };
 use super::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::unquoted_bytes;
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::unquoted_bytes;
 
 /// A reply whose first significant line opens a JSON object, or a JSON array
 /// that is not a TOON root header (`[3]: a,b`).
@@ -197,7 +197,7 @@ fn said_nothing<T: DeserializeOwned>(
 fn column_in(completion: &str, text: &str, e: &serde_json::Error) -> Option<usize> {
     let (line, column) = (e.line(), e.column());
     let read = text.lines().nth(line.checked_sub(1)?)?;
-    let own = crate::lines::raw_lines(completion).nth(line - 1)?;
+    let own = crate::spec::lines::raw_lines(completion).nth(line - 1)?;
     if own.strip_suffix('\r').unwrap_or(own) != read {
         return None;
     }

@@ -18,7 +18,7 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
-use crate::lex::unquoted_bytes;
+use crate::spec::lex::unquoted_bytes;
 
 /// Where the first empty object in the JSON value `json` that `T` reads as
 /// a struct with fields is: `Some(None)` the whole value, `Some(Some(path))`

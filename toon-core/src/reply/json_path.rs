@@ -13,8 +13,8 @@ use super::{
     json, settle_error, strip, too_long, Guided, ParseError, ParseErrorKind, Repair, Reply,
     ReplyOptions,
 };
-use crate::header::{parse_header, HeaderParse};
-use crate::node::Node;
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::node::Node;
 
 /// Reads a JSON reply into a type that is not [`Toon`](crate::Toon), with
 /// serde: fences, reasoning blocks and surrounding prose are stripped, then
@@ -116,7 +116,7 @@ fn json_lines<'c>(
             Some(first + 1),
             format!(
                 "expected a JSON value, but the reply starts with `{}`",
-                crate::lex::clip(lines[first].trim())
+                crate::spec::lex::clip(lines[first].trim())
             ),
         ));
     }

@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 
 use super::{Repair, RepairKind};
-use crate::error::DecodeErrorKind;
-use crate::header::{parse_header, HeaderParse};
+use crate::spec::error::DecodeErrorKind;
+use crate::spec::header::{parse_header, HeaderParse};
 
 pub(crate) fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
@@ -256,7 +256,7 @@ pub(crate) fn add_header_colon(line: &mut Cow<'_, str>, number: usize, repairs: 
                 repairs.push(Repair::new(
                     RepairKind::AddedColon,
                     number,
-                    format!("`{}` had no colon", crate::lex::clip(content)),
+                    format!("`{}` had no colon", crate::spec::lex::clip(content)),
                 ));
                 *line = format!("{}{fixed}", &line[..indent]).into();
             }
@@ -320,7 +320,7 @@ pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
                     let row = format!(
                         "{}{}{}",
                         &line[..indent],
-                        crate::encode::quote(body[..cut].trim_end()),
+                        crate::spec::encode::quote(body[..cut].trim_end()),
                         &body[cut..]
                     );
                     repairs.push(Repair::new(

@@ -33,10 +33,10 @@ pub(crate) use json_path::json_guided;
 pub use report::{Repair, RepairKind, Reply};
 pub use wrapped::Wrapped;
 
-use crate::decode::{decode_with, Spec};
-use crate::error::{DecodeError, DecodeErrorKind};
-use crate::node::Node;
-use crate::options::DecodeOptions;
+use crate::spec::decode::{decode_with, Spec};
+use crate::spec::error::{DecodeError, DecodeErrorKind};
+use crate::spec::node::Node;
+use crate::spec::options::DecodeOptions;
 use forgive::{Forgiving, Note};
 
 /// How the reply decoders read a reply: limits, what the server said about how
@@ -83,7 +83,7 @@ impl Default for ReplyOptions {
 /// Decodes a model's reply into a JSON value, repairing what small models get wrong.
 ///
 /// A reply that is already a valid TOON document decodes exactly as
-/// [`decode`](crate::decode) would, with no repair. Otherwise the reply
+/// [`decode`](crate::spec::decode) would, with no repair. Otherwise the reply
 /// decoder strips what surrounds the document, repairs the mistakes listed on
 /// [`RepairKind`], and reads a JSON reply as JSON. It never changes a value:
 /// cell texts, numbers and keys survive byte for byte.
@@ -141,7 +141,7 @@ pub fn read(completion: &str, options: &ReplyOptions) -> Result<Reply<Value>, Pa
 /// A key token as text: a quoted key unescaped, an unquoted one as written.
 pub(crate) fn key_text(token: &str) -> String {
     if token.starts_with('"') {
-        crate::lex::parse_quoted(token).unwrap_or_else(|_| token.to_owned())
+        crate::spec::lex::parse_quoted(token).unwrap_or_else(|_| token.to_owned())
     } else {
         token.to_owned()
     }
@@ -254,7 +254,7 @@ pub(crate) fn decode_reply_guided<'c>(
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
         if let Ok(value) = decode_with(completion, &spec, &mut Spec) {
-            lone_return(crate::lines::raw_lines(completion))?;
+            lone_return(crate::spec::lines::raw_lines(completion))?;
             return Ok(Guided {
                 value,
                 repairs: Vec::new(),
@@ -499,7 +499,7 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
         .map_or(0, |i| i + 1);
     // The last line of the reply as the model wrote it: a closing fence or
     // prose after the document shows the reply went on past the error.
-    let reply_last = crate::lines::raw_lines(completion)
+    let reply_last = crate::spec::lines::raw_lines(completion)
         .enumerate()
         .filter(|(_, l)| !is_blank(l))
         .last()
@@ -522,7 +522,7 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
             if on_last_line
                 && lines
                     .get(last.wrapping_sub(1))
-                    .is_some_and(|l| crate::lex::cut_in_escape(l)) =>
+                    .is_some_and(|l| crate::spec::lex::cut_in_escape(l)) =>
         {
             ParseErrorKind::Truncated
         }
@@ -533,7 +533,7 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
                 return ParseError::new(
                     ParseErrorKind::Syntax,
                     Some(e.line()),
-                    format!("`{}` is a row with a colon in its first cell, which makes it read as a key: quote that cell (`\"{cell}\"`)", crate::lex::clip(row)),
+                    format!("`{}` is a row with a colon in its first cell, which makes it read as a key: quote that cell (`\"{cell}\"`)", crate::spec::lex::clip(row)),
                 )
                 .with_source(e);
             }
@@ -581,15 +581,15 @@ fn colon_in_row<'l>(lines: &'l [Cow<'_, str>], line: usize) -> Option<(&'l str, 
     let above = (0..line - 1).rev().find(|&i| !is_blank(&lines[i]))?;
     let (delim, _) = classify::expecting_rows_at(lines, above)?;
     let content = row.trim();
-    let colon = crate::lex::find_unquoted(content, |c| c == ':')?;
-    let end = crate::lex::find_unquoted(content, |c| c == delim).filter(|&d| colon < d)?;
+    let colon = crate::spec::lex::find_unquoted(content, |c| c == ':')?;
+    let end = crate::spec::lex::find_unquoted(content, |c| c == delim).filter(|&d| colon < d)?;
     Some((content, content[..end].trim()))
 }
 
 /// A line that opens a bracket or brace outside quotes and never closes it: a
 /// header cut before its end (`violations[2]{category,sev`).
 fn leaves_open(line: &str) -> bool {
-    let open = crate::lex::unquoted_bytes(line).fold(0i32, |open, (_, b)| match b {
+    let open = crate::spec::lex::unquoted_bytes(line).fold(0i32, |open, (_, b)| match b {
         b'[' | b'{' => open + 1,
         b']' | b'}' => open - 1,
         _ => open,
@@ -606,7 +606,7 @@ pub(crate) fn truncation_message(lines: &[Cow<'_, str>], line: usize, detail: &s
     if let Some(repeated) = repetition(lines, line) {
         msg.push_str(&format!(
             ". The last lines repeat one another (`{}`): the model was looping until it ran out of tokens; bound the list in the prompt, lower the temperature or add a repetition penalty",
-            crate::lex::clip(repeated.trim())
+            crate::spec::lex::clip(repeated.trim())
         ));
     }
     msg

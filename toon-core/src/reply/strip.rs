@@ -12,8 +12,8 @@ use super::classify::{
     expecting_rows, table_header, Classifier, Row, THINK_CLOSE, THINK_OPEN, TOOL_TAGS,
 };
 use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, split_unquoted, trim_spaces};
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::{find_unquoted, split_unquoted, trim_spaces};
 
 /// Whether the reply needs stripping before it can be read as it stands, even
 /// when it happens to parse: it opens with reasoning or with a JSON object, its
@@ -91,7 +91,7 @@ pub(crate) fn strip<'c>(
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) -> Result<Vec<Cow<'c, str>>, ParseError> {
-    let raw: Vec<&'c str> = crate::lines::raw_lines(completion)
+    let raw: Vec<&'c str> = crate::spec::lines::raw_lines(completion)
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
     let (mut lines, rows) = classify(&raw, repairs)?;
@@ -146,7 +146,8 @@ fn classify<'c>(
 /// is not the answer's. (Reasoning a chat template opened shows only its
 /// `</think>`, which a stream cannot know of until it comes: not counted.)
 pub(crate) fn opening_reasoning_end(completion: &str) -> Option<usize> {
-    let (start, first) = crate::lines::raw_line_spans(completion).find(|(_, l)| !is_blank(l))?;
+    let (start, first) =
+        crate::spec::lines::raw_line_spans(completion).find(|(_, l)| !is_blank(l))?;
     let opening = first.trim_start();
     opening.strip_prefix(THINK_OPEN)?;
     let from = start + (first.len() - opening.len()) + THINK_OPEN.len();
@@ -304,7 +305,7 @@ fn strip_leading_prose(
                     Some(first + 1),
                     format!(
                         "the reply introduces an answer (`{}`) but holds none after it",
-                        crate::lex::clip(lines[first].trim())
+                        crate::spec::lex::clip(lines[first].trim())
                     ),
                 ));
             }
@@ -421,7 +422,9 @@ pub(crate) fn starts_document(line: &str) -> bool {
     }
     match parse_header(content, 8) {
         HeaderParse::Header(_) => return true,
-        HeaderParse::Malformed(e) if e.kind == crate::error::DecodeErrorKind::MissingColon => {
+        HeaderParse::Malformed(e)
+            if e.kind == crate::spec::error::DecodeErrorKind::MissingColon =>
+        {
             return true
         }
         _ => {}

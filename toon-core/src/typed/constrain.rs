@@ -189,7 +189,7 @@ pub(crate) fn violation(
             if c.min_length.is_some_and(|m| len < m) || c.max_length.is_some_and(|m| len > m) {
                 return Some(format!(
                     "`{}` has {chars} characters; {} allowed",
-                    crate::lex::clip(s),
+                    crate::spec::lex::clip(s),
                     span_text(c.min_length, c.max_length).unwrap_or_default()
                 ));
             }
@@ -197,7 +197,7 @@ pub(crate) fn violation(
             (regex(pattern) == Some(false)).then(|| {
                 format!(
                     "`{}` does not match the pattern `{pattern}`",
-                    crate::lex::clip(s)
+                    crate::spec::lex::clip(s)
                 )
             })
         }

@@ -3,8 +3,8 @@
 
 use super::constrain::{violation, ItemAt, Items, Measure, Measured};
 use super::{Constraints, RowCells, Toon};
-use crate::node::{open_column, At, Memo, Node, Object, Placed, Row, Scalar, Table};
 use crate::reply::{ParseError, ParseErrorKind, Repair, RepairKind, EMPTY_OBJECT};
+use crate::spec::node::{open_column, At, Memo, Node, Object, Placed, Row, Scalar, Table};
 
 /// Walks a decoded value into a Rust value. Generated code calls it; its
 /// methods are not part of the public API.

@@ -11,10 +11,10 @@
 
 use serde_json::Value;
 
-use crate::encode::encode_with;
-use crate::node::{Node, Placed, Scalar};
 use crate::reply::{FinishReason, ParseError, ParseErrorKind};
 use crate::shape::Shape;
+use crate::spec::encode::encode_with;
+use crate::spec::node::{Node, Placed, Scalar};
 
 /// The delimited fields of `shape`, when it is a struct (the reply's root), in
 /// declaration order.

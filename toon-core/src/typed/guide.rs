@@ -5,15 +5,15 @@
 use std::borrow::Cow;
 
 use super::context::loose_variant;
-use crate::encode::quote;
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::{
-    find_unquoted, parse_number, split_unquoted, split_unquoted_spans, trim_spaces, whole,
-};
 use crate::reply::layout::{add_header_colon, indent_of, significant};
 use crate::reply::Guide;
 use crate::reply::{Repair, RepairKind};
 use crate::shape::{field_list, table_fields, FieldShape, Shape};
+use crate::spec::encode::quote;
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::{
+    find_unquoted, parse_number, split_unquoted, split_unquoted_spans, trim_spaces, whole,
+};
 
 /// The expected type, as the reply decoder's guide.
 #[derive(Debug)]
@@ -229,7 +229,7 @@ fn complete_header(
         return;
     };
     let pad = " ".repeat(base);
-    let key = crate::encode::encode_key(f.name);
+    let key = crate::spec::encode::encode_key(f.name);
     let fixed = if first.starts_with("- ") || *first == "-" {
         if has_len {
             return;
@@ -271,7 +271,7 @@ fn complete_header(
         i + 1,
         format!(
             "`{}` completed as `{}`",
-            crate::lex::clip(&content),
+            crate::spec::lex::clip(&content),
             fixed.trim()
         ),
     ));
@@ -430,7 +430,7 @@ fn reads_joined(cells: &[&str], columns: &[Shape]) -> bool {
 /// `widen_header` may complete.
 fn widened_columns(
     fields: &[FieldShape],
-    h: &crate::header::Header<'_>,
+    h: &crate::spec::header::Header<'_>,
 ) -> Option<Vec<FieldShape>> {
     let (key, header_fields) = (h.key.as_ref()?, h.fields.as_ref()?);
     if h.keyed || h.delim != ',' || header_fields.iter().any(|f| f.children.is_some()) {
@@ -495,7 +495,7 @@ fn widen_header(
     let fixed = format!(
         "{}{}[{}]{}:",
         &lines[i][..indent_of(&lines[i])],
-        crate::encode::encode_key(key),
+        crate::spec::encode::encode_key(key),
         h.length,
         field_list(&cols)
     );

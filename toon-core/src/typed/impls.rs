@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Number, Value};
 
 use super::{Cx, Readers, Toon};
-use crate::lex::{parse_number, unquoted_token, whole};
-use crate::node::{Node, Scalar};
 use crate::reply::{ParseErrorKind, RepairKind};
 use crate::shape::Shape;
+use crate::spec::lex::{parse_number, unquoted_token, whole};
+use crate::spec::node::{Node, Scalar};
 
 impl Toon for String {
     const __TOON: Readers<Self> = Readers {
@@ -43,7 +43,7 @@ impl Toon for String {
                 );
                 Ok(n.to_string())
             }
-            Node::Scalar(Scalar::Token(t)) => match crate::lex::value_token(t) {
+            Node::Scalar(Scalar::Token(t)) => match crate::spec::lex::value_token(t) {
                 Scalar::Token(_) => {
                     cx.repair(
                         RepairKind::UnquotedScalar,
@@ -244,7 +244,7 @@ from_cell: |cell| {
 ..Readers::new(|| {
                 Shape::Float { bits: std::mem::size_of::<$t>() as u8 * 8 }
             }, |this| {
-                crate::lex::float_value(Widen::widen(*this))
+                crate::spec::lex::float_value(Widen::widen(*this))
             }, |node, cx| {
                 let n = number_of(&node, cx);
                 match n.as_ref().and_then(Number::as_f64) {

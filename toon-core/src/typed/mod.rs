@@ -30,15 +30,15 @@ pub use readers::Readers;
 pub use row::{CellCheck, RowCells};
 pub use stream::{Element, Event, StreamRow, ToonEvents, ToonStream};
 
-use crate::encode::encode;
 use crate::grammar::GrammarSyntax;
-use crate::node::{Node, Scalar};
 use crate::reply::{
     decode_reply_guided, json_guided, says_nothing, settle, Findings, Format, Guided,
 };
 use crate::reply::{
     ParseError, ParseErrorKind, Repair, RepairKind, Reply, ReplyOptions, EMPTY_REPLY_OBJECT,
 };
+use crate::spec::encode::encode;
+use crate::spec::node::{Node, Scalar};
 
 /// A type that a model's TOON reply is read into, and that describes itself to the model.
 ///
@@ -94,7 +94,7 @@ pub trait Toon: Sized {
             // it reads back as itself.
             return match value {
                 Value::String(s) if String::from_toon(&text).as_ref() != Ok(&s) => {
-                    crate::encode::quote(&s)
+                    crate::spec::encode::quote(&s)
                 }
                 _ => text,
             };

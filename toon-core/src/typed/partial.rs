@@ -11,9 +11,9 @@ use super::constrain::Measure;
 use super::context::{read_alone, Cx};
 use super::stream::{Event, ToonStream};
 use super::Toon;
-use crate::node::Node;
 use crate::reply::{FinishReason, ParseError, Repair, Reply, ReplyOptions};
 use crate::shape::Constraints;
+use crate::spec::node::Node;
 
 /// A type whose reply can be watched while it streams: a struct marked
 /// `#[toon(partial)]`, or a `Vec` of any [`Toon`] type.

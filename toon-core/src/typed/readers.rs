@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use super::{Cx, RowCells, StreamRow, Toon};
-use crate::lex::unquoted_token;
-use crate::node::{Node, Scalar};
 use crate::reply::ParseError;
 use crate::shape::Shape;
+use crate::spec::lex::unquoted_token;
+use crate::spec::node::{Node, Scalar};
 
 /// A type's description, its writer and its readers. Generated code fills it
 /// in ([`Readers::new`] and the entries it overrides); not part of the

@@ -9,8 +9,8 @@
 //! reports or refuses it; so the fast path never reads a row differently.
 
 use super::Toon;
-use crate::header::Field;
-use crate::node::{open_column, Memo, Row, Scalar};
+use crate::spec::header::Field;
+use crate::spec::node::{open_column, Memo, Row, Scalar};
 
 /// A row lent to a struct's [`Toon::__TOON.from_row`]. Generated code calls it; its
 /// methods are not part of the public API.

@@ -15,10 +15,10 @@ use super::context::{Cx, Fields};
 use super::stream::StreamRow;
 use super::{Readers, Toon};
 use crate::grammar::GrammarSyntax;
-use crate::node::Node;
 use crate::reply::{ParseError, Reply, ReplyOptions};
 use crate::schema::{OutputSchema, SchemaDialect, Tool};
 use crate::shape::{FieldShape, Shape, StructShape, TaggedShape};
+use crate::spec::node::Node;
 
 /// What reading a declared type takes beyond its [`Shape`], which holds only
 /// what the model is shown: the names a key may also go by, the value a

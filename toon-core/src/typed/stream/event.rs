@@ -8,10 +8,10 @@ use serde_json::{Map, Value};
 
 use super::super::context::read_alone;
 use super::super::{RowCells, Toon};
-use crate::header::Field;
-use crate::lex::read_cells;
-use crate::node::{fill, Memo, Node, Row, Scalar};
 use crate::reply::{ParseError, ParseErrorKind, Repair};
+use crate::spec::header::Field;
+use crate::spec::lex::read_cells;
+use crate::spec::node::{fill, Memo, Node, Row, Scalar};
 
 /// A value the stream has decided.
 #[derive(Debug, Clone, PartialEq)]

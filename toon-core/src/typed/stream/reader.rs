@@ -8,15 +8,15 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::event::{CleanRow, Columns, Element, Event, StreamRow};
-use crate::header::{parse_header, HeaderParse};
-use crate::lex::{find_unquoted, is_row, trim_spaces};
-use crate::node::{Memo, Node};
 use crate::reply::classify::{Classifier, Withdraw};
 use crate::reply::json::opens_json;
 use crate::reply::layout::indent_of;
 use crate::reply::layout::is_fence;
 use crate::reply::strip::starts_document;
 use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
+use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::{find_unquoted, is_row, trim_spaces};
+use crate::spec::node::{Memo, Node};
 use crate::typed::guide::TypeGuide;
 
 /// What the current top-level block is, as far as events go.
@@ -253,7 +253,7 @@ impl Reader {
                     // row of nested field groups (`{from{x,y},label}`) or of
                     // more than 64 columns is read with its header as a document.
                     let columns = match (h.fields, h.duplicate_field) {
-                        (Some(fields), None) if crate::node::is_flat(&fields) => {
+                        (Some(fields), None) if crate::spec::node::is_flat(&fields) => {
                             Some(Arc::new(Columns::new(fields, h.delim)))
                         }
                         _ => None,
@@ -472,7 +472,7 @@ impl Reader {
         let head = if key.is_empty() {
             String::new()
         } else {
-            crate::encode::encode_key(key)
+            crate::spec::encode::encode_key(key)
         };
         let doc = format!("{head}[1]:\n{}", body.join("\n"));
         let mut lines = vec![*header_line];

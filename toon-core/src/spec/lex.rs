@@ -6,7 +6,7 @@
 
 use serde_json::{Number, Value};
 
-use crate::error::DecodeErrorKind;
+use crate::spec::error::DecodeErrorKind;
 
 /// A problem inside a token, located by byte offset within the token.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Number, Value};
 
-use crate::lex::number_shape;
-use crate::options::EncodeOptions;
+use crate::spec::lex::number_shape;
+use crate::spec::options::EncodeOptions;
 
 /// Encodes a JSON value as a TOON document.
 ///

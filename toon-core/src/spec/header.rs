@@ -1,7 +1,7 @@
 //! Array and keyed headers (§6): `key[N<delim?>]{fields}:` and `key[N:<delim?>]{fields}:`.
 
-use crate::error::DecodeErrorKind;
-use crate::lex::{find_unquoted, parse_quoted, parse_quoted_prefix, trim_spaces, LexError};
+use crate::spec::error::DecodeErrorKind;
+use crate::spec::lex::{find_unquoted, parse_quoted, parse_quoted_prefix, trim_spaces, LexError};
 
 /// One entry of a header's field list, with its nested field group if it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +92,7 @@ pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
             ws,
             format!(
                 "whitespace in `{}` before `[`; write the key and its `[N]` together, or quote a key that contains spaces",
-                crate::lex::clip(key_text)
+                crate::spec::lex::clip(key_text)
             ),
         );
     } else {
@@ -116,7 +116,7 @@ pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
             bracket,
             format!(
                 "`{}` is not a length; a header's brackets hold a whole number without leading zeros, like `[3]`",
-                crate::lex::clip(&content[bracket..end])
+                crate::spec::lex::clip(&content[bracket..end])
             ),
         );
     }
@@ -177,7 +177,7 @@ pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
                 i,
                 format!(
                     "unexpected `{}` after the header's brackets; only a field list `{{...}}` and then `:` may follow",
-                    crate::lex::clip(&content[i..])
+                    crate::spec::lex::clip(&content[i..])
                 ),
             )
         }

@@ -4,15 +4,15 @@
 
 use serde_json::Value;
 
-use crate::error::{DecodeError, DecodeErrorKind};
-use crate::header::{parse_header, Field, Header, HeaderParse};
-use crate::lex::{
+use crate::spec::error::{DecodeError, DecodeErrorKind};
+use crate::spec::header::{parse_header, Field, Header, HeaderParse};
+use crate::spec::lex::{
     find_unquoted, is_row, parse_quoted, parse_value_token, read_cells, split_unquoted,
     split_unquoted_spans, trim_spaces, LexError,
 };
-use crate::lines::{split_lines, Line};
-use crate::node::{fill, At, Node, Object, Placed, Scalar, Table};
-use crate::options::DecodeOptions;
+use crate::spec::lines::{split_lines, Line};
+use crate::spec::node::{fill, At, Node, Object, Placed, Scalar, Table};
+use crate::spec::options::DecodeOptions;
 
 /// Decodes a TOON document into a JSON value.
 ///
@@ -316,7 +316,7 @@ impl<'a> Parser<'a, '_> {
                 DecodeErrorKind::MissingColon,
                 format!(
                     "expected `key: value` but `{}` has no colon",
-                    crate::lex::clip(content)
+                    crate::spec::lex::clip(content)
                 ),
             ));
         };
@@ -498,11 +498,11 @@ impl<'a> Parser<'a, '_> {
                     if !(self.c.pos >= self.c.lines.len()
                         && (e.kind() == DecodeErrorKind::UnterminatedString
                             || (e.kind() == DecodeErrorKind::InvalidEscape
-                                && crate::lex::cut_in_escape(row.content))))
+                                && crate::spec::lex::cut_in_escape(row.content))))
                         && self.forgive.malformed_row(
                             row.number(),
                             line.number(),
-                            format!("`{}`: {}", crate::lex::clip(row.content), e.message()),
+                            format!("`{}`: {}", crate::spec::lex::clip(row.content), e.message()),
                             e.kind() == DecodeErrorKind::WidthMismatch
                                 && split_unquoted(row.content, h.delim).count() < width,
                         ) =>
@@ -628,7 +628,7 @@ impl<'a> Parser<'a, '_> {
                     DecodeErrorKind::UnexpectedLine,
                     format!(
                         "`{}` stands among the list's items but is not one; start an item with `- `, or indent the line under the item it belongs to",
-                        crate::lex::clip(item.content)
+                        crate::spec::lex::clip(item.content)
                     ),
                 ));
             };

@@ -36,7 +36,7 @@ impl Delimiter {
     }
 }
 
-/// Options for [`decode`](crate::decode).
+/// Options for [`decode`](crate::spec::decode).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeOptions {
     /// Spaces per indentation level (default 2).
@@ -65,7 +65,7 @@ impl Default for DecodeOptions {
     }
 }
 
-/// Options for [`encode`](crate::encode).
+/// Options for [`encode`](crate::spec::encode).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeOptions {
     /// Spaces per indentation level (default 2).

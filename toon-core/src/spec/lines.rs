@@ -1,7 +1,7 @@
 //! The lexical pre-pass (§5.1, §12): byte-order mark, line endings, trailing
 //! spaces, comment lines, blank lines, and the depth of each line.
 
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::spec::error::{DecodeError, DecodeErrorKind};
 
 /// One non-blank, non-comment line. Its numbers are kept in 32 bits (a reply
 /// is never 4 billion lines long, and a longer count saturates), so that a

@@ -11,8 +11,8 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::header::Field;
-pub use crate::lex::Scalar;
+use crate::spec::header::Field;
+pub use crate::spec::lex::Scalar;
 
 /// A decoded value; see the module docs. Generated code receives it. `'t` is
 /// the text it was read from, which unquoted strings borrow until a type takes them.
