@@ -9,13 +9,13 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::beside::{answer_beside, whole_json_at, Keys};
+use super::json_scan::{self, Scan, Tok, Twice};
 use super::{
     json_empty, json_mend, line_of_path, truncation_message, ParseError, ParseErrorKind, Repair,
     RepairKind,
 };
 use super::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 use crate::spec::header::{parse_header, HeaderParse};
-use crate::spec::lex::unquoted_bytes;
 
 /// A reply whose first significant line opens a JSON object, or a JSON array
 /// that is not a TOON root header (`[3]: a,b`).
@@ -96,7 +96,8 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
             return Ok(value);
         }
         Ok(None) => return Err(ParseError::empty()),
-        Err(e) => e,
+        Err(NotRead::Json(e)) => e,
+        Err(twice_read) => return Err(twice(&twice_read, text, |line| line)),
     };
     // Only for an error: something stripped after the JSON's last line, so
     // the reply went on past it.
@@ -160,9 +161,12 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         // that a cut reply is named by its own error.
         // A cut shows in the text as written: a mend (a `//` read as a
         // comment) may leave a bracket open that the model closed.
-        Err(e) if e.classify() != serde_json::error::Category::Eof => {
+        Err(NotRead::Json(e)) if e.classify() != serde_json::error::Category::Eof => {
             Err(refuse(&e, Some(&mended)))
         }
+        Err(twice_read @ NotRead::Twice(_)) => Err(twice(&twice_read, &mended.text, |line| {
+            mended.original_line(line, 1)
+        })),
         _ => Err(refuse(&error, None)),
     }
 }
@@ -239,9 +243,9 @@ const JSON_DEPTH: usize = 127;
 fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
     let max_depth = max_depth.min(JSON_DEPTH);
     let mut depth = 0usize;
-    for (i, b) in unquoted_bytes(text) {
-        match b {
-            b'[' | b'{' => {
+    for (i, tok) in Scan::new(text) {
+        match tok {
+            Tok::Open(_) => {
                 depth += 1;
                 if depth > max_depth {
                     let line = text[..i].matches('\n').count() + 1;
@@ -252,7 +256,7 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
                     ));
                 }
             }
-            b']' | b'}' => depth = depth.saturating_sub(1),
+            Tok::Close(_) => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
@@ -265,33 +269,67 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
 /// last of two (`{"items": [..], "items": []}` would read as nothing found),
 /// and which one the model meant is not known. One more pass over the value's
 /// text finds it, whatever type the value is read into.
-fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<First<T>>, serde_json::Error> {
+fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<First<T>>, NotRead> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
     match stream.next() {
         Some(Ok(value)) => {
             let end = stream.byte_offset();
-            let mut keys = serde_json::Deserializer::from_str(&text[..end]);
-            let UniqueKeys(keys) = serde::Deserialize::deserialize(&mut keys)?;
+            let keys = json_scan::keys(&text[..end]).map_err(NotRead::Twice)?;
             Ok(Some(First { value, end, keys }))
         }
-        Some(Err(e)) => Err(e),
+        Some(Err(e)) => Err(NotRead::Json(e)),
         None => Ok(None),
+    }
+}
+
+/// Why no JSON value was read.
+#[derive(Debug)]
+pub(crate) enum NotRead {
+    /// serde_json's error.
+    Json(serde_json::Error),
+    /// A key written twice in one object, at its offset in the text.
+    Twice(Twice),
+}
+
+impl NotRead {
+    /// What went wrong, in words, and the line and column it stands at in `text`.
+    pub(crate) fn said(&self, text: &str) -> (String, usize, usize) {
+        match self {
+            NotRead::Json(e) => (words(e), e.line(), e.column()),
+            NotRead::Twice(t) => {
+                let before = &text[..t.at];
+                let line = before.matches('\n').count() + 1;
+                let column = before[before.rfind('\n').map_or(0, |n| n + 1)..]
+                    .chars()
+                    .count()
+                    + 1;
+                (format!("duplicate key `{}`", t.key), line, column)
+            }
+        }
     }
 }
 
 /// `text` read as one JSON value, refused where any object in it writes a
 /// key twice (which parsing into a `Value` would settle silently, the last
-/// one kept); `Err` with `true` for a key written twice.
-pub(crate) fn unique_value(text: &str) -> Result<Value, (serde_json::Error, bool)> {
-    let twice = |e: serde_json::Error| {
-        let dup = e.to_string().starts_with(DUPLICATE);
-        (e, dup)
-    };
-    match first_value::<Value>(text).map_err(twice)? {
+/// one kept).
+pub(crate) fn unique_value(text: &str) -> Result<Value, NotRead> {
+    match first_value::<Value>(text)? {
         Some(First { value, end, .. }) if text[end..].trim().is_empty() => Ok(value),
         // serde_json's own error for what follows the value, or for no value.
-        _ => serde_json::from_str::<Value>(text).map_err(|e| (e, false)),
+        _ => serde_json::from_str::<Value>(text).map_err(NotRead::Json),
     }
+}
+
+/// A key written twice: the JSON is whole, and which value is meant is not
+/// known (`in_reply` maps a line of the text read to the reply's).
+fn twice(not_read: &NotRead, text: &str, in_reply: impl Fn(usize) -> usize) -> ParseError {
+    let (said, line, _) = not_read.said(text);
+    ParseError::new(
+        ParseErrorKind::Syntax,
+        Some(in_reply(line)),
+        format!("the JSON reply writes a key twice ({said}), and which value is meant is not known; write each key once"),
+    )
+    .whole()
 }
 
 /// What [`first_value`] finds.
@@ -302,65 +340,6 @@ struct First<T> {
     /// beginning with two of them after it is the answer again.
     keys: HashSet<String>,
 }
-
-/// A JSON value read only to find a key written twice in one object; it
-/// keeps an object's keys, the set it finds them in.
-struct UniqueKeys(HashSet<String>);
-
-impl<'de> serde::Deserialize<'de> for UniqueKeys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueKeys(HashSet::new()))
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for UniqueKeys {
-    type Value = UniqueKeys;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
-        Ok(self)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
-        Ok(self)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
-        Ok(self)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
-        Ok(self)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
-        Ok(self)
-    }
-    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
-        Ok(self)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
-        while seq.next_element::<UniqueKeys>()?.is_some() {}
-        Ok(self)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
-        let mut keys = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if keys.contains(&key) {
-                return Err(serde::de::Error::custom(format_args!(
-                    "{DUPLICATE} `{key}`"
-                )));
-            }
-            keys.insert(key);
-            map.next_value::<UniqueKeys>()?;
-        }
-        Ok(UniqueKeys(keys))
-    }
-}
-
-/// How the error of a key written twice begins (serde's derives say `duplicate field`).
-const DUPLICATE: &str = "duplicate key";
 
 /// Reports prose after the JSON value that ends at `end`.
 /// A second answer after the first (another JSON value, right after it, after
@@ -452,12 +431,10 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
                 format!("the JSON value is never closed ({said})"),
             );
         }
-        // A key written twice, found by `first_value` or by serde's derive:
-        // the JSON is whole, and which value is meant is not known.
-        Category::Data
-            if e.to_string().starts_with(DUPLICATE)
-                || e.to_string().starts_with("duplicate field") =>
-        {
+        // A key written twice, as serde's derive reads it (for a type that
+        // is not `Toon`, whose errors serde words): the JSON is whole, and
+        // which value is meant is not known.
+        Category::Data if e.to_string().starts_with("duplicate field") => {
             return ParseError::new(
                 ParseErrorKind::Syntax,
                 Some(line),
@@ -524,52 +501,19 @@ fn ends_in_prose(text: &str) -> bool {
 /// leniently: raw control characters are taken as part of a string.
 fn ends_open(text: &str) -> Open {
     // The brackets open, innermost last: a closing bracket that does not match
-    // is the model's slip, written in full, not a cut. Comments are skipped as
-    // the mend skips them, except `//` right after a colon (`http://…`).
-    let (mut open, mut in_string, mut escaped) = (Vec::new(), false, false);
-    let mut chars = text.char_indices().peekable();
-    let mut previous = ' ';
-    while let Some((i, c)) = chars.next() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            previous = c;
-            continue;
-        }
-        match c {
-            '/' if previous != ':' && matches!(chars.peek(), Some((_, '/' | '*'))) => {
-                let end = match &text[i + 1..i + 2] {
-                    "/" => text[i..].find('\n').map(|n| i + n),
-                    _ => text[i + 2..].find("*/").map(|n| i + 2 + n + 1),
-                };
-                // A comment that never ends runs to the end of the text.
-                let Some(end) = end else { break };
-                while chars.peek().is_some_and(|&(j, _)| j <= end) {
-                    chars.next();
-                }
-                previous = ' ';
-                continue;
-            }
-            '"' => in_string = true,
-            '{' => open.push('}'),
-            '[' => open.push(']'),
-            '}' | ']' => {
-                if open.pop() != Some(c) {
-                    return Open::Closed;
-                }
-                if open.is_empty() {
-                    return Open::Closed; // the first value closed; what follows is not a cut
-                }
-            }
+    // is the model's slip, written in full, not a cut.
+    let mut open = Vec::new();
+    let mut scan = Scan::new(text);
+    for (_, tok) in scan.by_ref() {
+        match tok {
+            Tok::Open(b'{') => open.push(b'}'),
+            Tok::Open(_) => open.push(b']'),
+            // The first value closed; what follows is not a cut.
+            Tok::Close(c) if open.pop() != Some(c) || open.is_empty() => return Open::Closed,
             _ => {}
         }
-        previous = c;
     }
-    if in_string {
+    if scan.in_string() {
         Open::String
     } else if open.is_empty() {
         Open::Closed

@@ -18,7 +18,7 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
-use crate::spec::lex::unquoted_bytes;
+use super::json_scan::{Scan, Tok};
 
 /// Where the first empty object in the JSON value `json` that `T` reads as
 /// a struct with fields is: `Some(None)` the whole value, `Some(Some(path))`
@@ -40,13 +40,11 @@ pub(crate) fn empty_struct<T: DeserializeOwned>(json: &str) -> Option<Option<Str
 /// Does `json` hold `{` and `}` with only whitespace between, outside strings?
 fn has_empty_object(json: &str) -> bool {
     let mut open = false;
-    for (_, b) in unquoted_bytes(json) {
-        match b {
-            b'}' if open => return true,
-            b' ' | b'\t' | b'\n' | b'\r' => continue,
-            _ => {}
+    for (_, tok) in Scan::new(json) {
+        if open && tok == Tok::Close(b'}') {
+            return true;
         }
-        open = b == b'{';
+        open = tok == Tok::Open(b'{');
     }
     false
 }

@@ -11,6 +11,7 @@ mod json_empty;
 mod json_locate;
 mod json_mend;
 mod json_path;
+mod json_scan;
 pub(crate) mod layout;
 mod report;
 pub(crate) mod strip;

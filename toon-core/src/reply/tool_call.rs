@@ -132,9 +132,11 @@ impl Tool {
     /// The response body's text as one JSON value, a key written twice in
     /// any object of it refused, never settled by keeping one.
     pub(crate) fn body(body: &str) -> Result<Value, ParseError> {
-        json::unique_value(body).map_err(|(e, twice)| {
-            let line = Some(e.line()).filter(|&l| l > 0);
-            let message = if twice {
+        json::unique_value(body).map_err(|not_read| {
+            let (said, line, column) = not_read.said(body);
+            let e = format!("{said} at line {line} column {column}");
+            let line = Some(line).filter(|&l| l > 0);
+            let message = if matches!(not_read, json::NotRead::Twice(_)) {
                 format!("the response writes a key twice in one object ({e}): parsed, it keeps one of the two, and which the model meant is not known; ask again")
             } else {
                 format!("the response body is not one JSON value ({e}): pass the body's text as the server sent it")
