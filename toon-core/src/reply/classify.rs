@@ -191,7 +191,7 @@ impl Classifier {
     /// The reply has ended: refused if it ended inside reasoning.
     pub(crate) fn end(&self) -> Result<(), ParseError> {
         match self.inside {
-            Some(start) => Err(ParseError::truncated(
+            Some(start) => Err(ParseError::truncated_in_reasoning(
                 Some(start + 1),
                 "the reply ended inside its reasoning block (`<think>` never closed); raise max_tokens or turn reasoning off",
                 "the reasoning block (`<think>`) is never closed",

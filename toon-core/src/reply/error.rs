@@ -68,6 +68,15 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
+/// Where a reply refused as cut off stopped, and what failed there.
+#[derive(Debug, Clone, PartialEq)]
+enum Cause {
+    /// Inside its reasoning: the answer never began.
+    Reasoning(String),
+    /// Inside the document.
+    Document(String),
+}
+
 /// The format a reply was asked for: what a refusal asks for again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -111,7 +120,7 @@ struct Inner {
     source: Option<DecodeError>,
     /// For a reply refused as cut off: what failed, for when the server says
     /// the reply was not cut (see [`ParseError::not_cut`]).
-    cause: Option<String>,
+    cause: Option<Cause>,
     /// What it is about is whole (two answers, a key written twice): no cut
     /// of the reply makes it, wherever it stands.
     whole: bool,
@@ -174,7 +183,18 @@ impl ParseError {
         cause: impl Into<String>,
     ) -> Self {
         let mut e = ParseError::new(ParseErrorKind::Truncated, line, message);
-        e.0.cause = Some(cause.into());
+        e.0.cause = Some(Cause::Document(cause.into()));
+        e
+    }
+
+    /// A reply that stops inside its reasoning, before its answer began.
+    pub(crate) fn truncated_in_reasoning(
+        line: Option<usize>,
+        message: impl Into<String>,
+        cause: impl Into<String>,
+    ) -> Self {
+        let mut e = ParseError::new(ParseErrorKind::Truncated, line, message);
+        e.0.cause = Some(Cause::Reasoning(cause.into()));
         e
     }
 
@@ -214,11 +234,10 @@ impl ParseError {
     /// The same failure read as the model's own doing, once the server has
     /// said that the reply ended normally (`finish_reason: stop`).
     pub(crate) fn not_cut(self) -> Self {
-        let cause = self
-            .0
-            .cause
-            .clone()
-            .unwrap_or_else(|| self.0.message.clone());
+        let cause = match &self.0.cause {
+            Some(Cause::Document(what) | Cause::Reasoning(what)) => what.clone(),
+            None => self.0.message.clone(),
+        };
         let mut e = ParseError::new(
             ParseErrorKind::Syntax,
             self.0.line,
@@ -376,9 +395,7 @@ impl ParseError {
         let (what, again) = match self.0.kind {
             ParseErrorKind::EmptyCompletion => ("You wrote no answer.".to_owned(), again),
             // Out of room while reasoning: the answer was never begun.
-            ParseErrorKind::Truncated
-                if self.0.cause.as_deref().is_some_and(|c| c.contains("reasoning")) =>
-            {
+            ParseErrorKind::Truncated if matches!(self.0.cause, Some(Cause::Reasoning(_))) => {
                 (
                     sentence("the reasoning never ended, so the answer never began. Reason briefly, close the reasoning, then write the answer."),
                     again,
