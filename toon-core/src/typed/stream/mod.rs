@@ -13,8 +13,9 @@
 //!   line) begins, since until then more of the item may follow;
 //! - every element of a top-level inline array (`tags[3]: a,b,c`), when its line ends.
 //!
-//! Reasoning blocks, an opening fence and leading prose are skipped as they
-//! stream. Where a later line shows that earlier ones were not the document
+//! Reasoning blocks, tool-call tags, an opening fence and leading prose are
+//! skipped as they stream, by the line classifier the whole reply's stripping
+//! uses. Where a later line shows that earlier ones were not the document
 //! (a `</think>` the reply never opened, a fence after lines read as fields),
 //! the stream yields [`Event::Withdrawn`]: the events before it are void. A table row that reads as it stands (most rows) is kept as its text
 //! in an [`Element`] and read into a type only when asked; any other line is read by the same code as

@@ -1,6 +1,7 @@
-//! The stream's line reader: which part of the reply a line is in (reasoning,
-//! prose, the document), which top-level block it belongs to, and the events a
-//! complete line decides.
+//! The stream's line reader: each complete line through the line classifier
+//! the whole reply's stripping uses (reasoning, tool-call tags, a table's
+//! rows), then which part of the reply it is in (prose, fences, the
+//! document), which top-level block it belongs to, and the events it decides.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -10,8 +11,7 @@ use serde_json::Value;
 use super::event::{CleanRow, Columns, Element, Event, StreamRow};
 use crate::reply::classify::{Classifier, Withdraw};
 use crate::reply::json::opens_json;
-use crate::reply::layout::indent_of;
-use crate::reply::layout::is_fence;
+use crate::reply::layout::{indent_of, is_fence};
 use crate::reply::strip::starts_document;
 use crate::reply::{decode_reply_guided, Findings, Guide, Repair, RepairKind, ReplyOptions};
 use crate::spec::header::{parse_header, HeaderParse};
