@@ -122,7 +122,6 @@ impl Reader {
     /// The next complete line of the completion.
     pub(super) fn line(&mut self, line: &str, events: &mut Vec<Event>) {
         self.line += 1;
-        let before = events.len();
         let classified = self.lines.line(line);
         if let Some(withdraw) = classified.withdraw {
             // All before it was reasoning.
@@ -146,7 +145,7 @@ impl Reader {
                 }
             }
         }
-        self.emitted |= events[before..]
+        self.emitted |= events[from..]
             .iter()
             .any(|e| !matches!(e, Event::Withdrawn));
     }
