@@ -111,12 +111,27 @@ pub mod __private {
         trim_doc, Constraints, EnumShape, FieldShape, StructShape, TaggedShape, VariantShape,
     };
     pub use crate::spec::node::{Node, Scalar};
-    /// What a field's description asks of its type, by the trait a derive
-    /// implements: `by_toon::shape_ref::<T>()` or `by_schema::shape_ref::<T>()`.
-    pub use crate::typed::readers::toon as by_toon;
     pub use crate::typed::{
         CellCheck, Cx, Fields, ItemAt, Items, Measure, Measured, Readers, RowCells, StreamRow,
     };
+    /// What a field's description asks of its type, by the trait a derive
+    /// implements: `by_toon::shape_ref::<T>()` or `by_schema::shape_ref::<T>()`.
+    pub mod by_toon {
+        use crate::schema::Shape;
+        use crate::Toon;
+        /// `T`'s shape.
+        pub fn shape<T: Toon>() -> Shape {
+            T::__TOON.shape()
+        }
+        /// How a field of type `T` refers to it.
+        pub fn shape_ref<T: Toon>() -> Shape {
+            T::__TOON.shape_ref()
+        }
+        /// May a field of type `T` be missing?
+        pub fn optional<T: Toon>() -> bool {
+            T::__TOON.optional()
+        }
+    }
     /// [`by_toon`]'s entries, of an [`OutputSchema`](crate::OutputSchema) type.
     pub mod by_schema {
         use crate::schema::{OutputSchema, Shape};

@@ -166,27 +166,6 @@ fn optional<T: Toon>() -> bool {
     T::__TOON.missing().is_some()
 }
 
-/// The three entries a field's description asks of a type, by the trait
-/// that describes it: `toon::shape_ref::<T>()`, as `schema::shape_ref`.
-pub mod toon {
-    use super::{Shape, Toon};
-
-    /// `T`'s shape.
-    pub fn shape<T: Toon>() -> Shape {
-        T::__TOON.shape()
-    }
-
-    /// How a field of type `T` refers to it.
-    pub fn shape_ref<T: Toon>() -> Shape {
-        T::__TOON.shape_ref()
-    }
-
-    /// May a field of type `T` be missing?
-    pub fn optional<T: Toon>() -> bool {
-        T::__TOON.optional()
-    }
-}
-
 /// `T` as JSON, as `to_toon` writes it.
 pub(crate) fn to_value<T: Toon>(value: &T) -> Value {
     T::__TOON.to_value(value)
