@@ -339,6 +339,108 @@ fn an_empty_json_object_for_a_serde_struct_is_refused_at_any_depth() {
     assert!(from_json_reply::<serde_json::Value>("{}").is_ok());
 }
 
+/// A serde type's refusal is named by what raised it (serde's derive, the
+/// type's own `Deserialize`, serde_json), never by the words it is said in:
+/// a type whose own message begins "missing field" is still a wrong value.
+#[test]
+fn a_serde_refusal_is_named_by_what_raised_it_not_its_words() {
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Reading {
+        level: u8,
+        unit: Unit,
+        #[serde(default)]
+        note: Note,
+        #[serde(default)]
+        value: f64,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    enum Unit {
+        Celsius,
+    }
+    #[derive(Debug, Default)]
+    struct Note;
+    impl<'de> serde::Deserialize<'de> for Note {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let _ = <String as serde::Deserialize>::deserialize(d)?;
+            Err(serde::de::Error::custom(
+                "missing field, as this type says of any note",
+            ))
+        }
+    }
+    let refused = |reply: &str| {
+        let e = serde_read::<Reading>(reply).unwrap_err();
+        let said = e.message().split(':').next().unwrap_or_default().to_owned();
+        (e.kind(), e.path().map(str::to_owned), said)
+    };
+    let value = ParseErrorKind::InvalidValue;
+    let unit = "\"unit\": \"Celsius\"";
+    assert_eq!(
+        refused("{\"unit\": \"Celsius\"}"),
+        (
+            ParseErrorKind::MissingField,
+            None,
+            "the JSON reply lacks a field the type requires".into()
+        )
+    );
+    assert_eq!(
+        refused("{\"level\": 1, \"unit\": \"Kelvin\"}"),
+        (
+            value,
+            Some("unit".into()),
+            "a value in the JSON reply is none of the allowed ones".into()
+        )
+    );
+    assert_eq!(
+        refused(&format!("{{\"level\": 1, {unit}, \"colour\": 2}}")),
+        (
+            value,
+            None,
+            "the JSON reply has a key the type does not have".into()
+        )
+    );
+    assert_eq!(
+        refused(&format!("{{\"level\": -1, {unit}}}")),
+        (
+            value,
+            Some("level".into()),
+            "a value in the JSON reply is not allowed".into()
+        )
+    );
+    assert_eq!(
+        refused(&format!("{{\"level\": \"high\", {unit}}}")),
+        (
+            value,
+            Some("level".into()),
+            "a value in the JSON reply has the wrong type".into()
+        )
+    );
+    assert_eq!(
+        refused(&format!("{{\"level\": 1, {unit}, \"note\": \"warm\"}}")),
+        (
+            value,
+            Some("note".into()),
+            "a value in the JSON reply has the wrong type".into()
+        )
+    );
+    assert_eq!(
+        refused(&format!("{{\"level\": 1, {unit}, \"value\": 1e400}}")),
+        (
+            value,
+            Some("value".into()),
+            "a number in the JSON reply is outside what its field's type holds".into()
+        )
+    );
+    let e = serde_read::<Reading>(&format!("{{\"level\": 1, {unit}, \"level\": 2}}")).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+    assert!(e.message().contains("writes a key twice"), "{e}");
+    // Not a number past every range: a syntax error.
+    let e =
+        serde_read::<Reading>(&format!("{{\"level\": 1, {unit}, \"value\": 1e4x}}")).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+}
+
 /// Looking for a second answer beside a fenced block reads the rest of the
 /// reply once: lines of open brackets outside it took a copy of the rest
 /// each (quadratic: a megabyte of them ran for minutes).

@@ -9,10 +9,10 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::beside::{answer_beside, whole_json_at, Keys};
+use super::json_de::{self, read_first, Read, Refusal, Said};
 use super::json_scan::{self, Scan, Tok, Twice};
 use super::{
-    json_empty, json_mend, line_of_path, truncation_message, ParseError, ParseErrorKind, Repair,
-    RepairKind,
+    json_mend, line_of_path, truncation_message, ParseError, ParseErrorKind, Repair, RepairKind,
 };
 use super::{EMPTY_OBJECT, EMPTY_REPLY_OBJECT};
 use crate::spec::header::{parse_header, HeaderParse};
@@ -90,9 +90,14 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let text = joined.trim_end();
     too_deep(text, max_depth)?;
     let error = match first_value::<T>(text) {
-        Ok(Some(First { value, end, keys })) => {
+        Ok(Some(First {
+            value,
+            end,
+            keys,
+            empty,
+        })) => {
             prose_after(text, end, &keys, repairs).map_err(second_value)?;
-            said_nothing::<T>(&text[..end], |line| line)?;
+            said_nothing(empty, &text[..end], |line| line)?;
             return Ok(value);
         }
         Ok(None) => return Err(ParseError::empty()),
@@ -111,12 +116,10 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     // completion's as written, and a value refused at the field it is about.
     // A reply cut off or never closed has neither: it stops at the end,
     // whatever serde_json tripped on first.
-    let refuse = |e: &serde_json::Error, mended: Option<&json_mend::Mended>| {
-        let (line, read) = match mended {
-            None => (e.line(), text),
-            Some(m) => (m.original_line(e.line(), e.column()), m.text.as_str()),
-        };
-        let refused = json_error(e, text, line, went_on);
+    let refuse = |r: &Refusal, mended: Option<&json_mend::Mended>| {
+        let (e, read) = (&r.json, mended.map_or(text, |m| m.text.as_str()));
+        let line = mended.map_or(e.line(), |m| m.original_line(e.line(), e.column()));
+        let refused = json_error(r, text, read, line, went_on);
         let value = matches!(
             refused.kind(),
             ParseErrorKind::InvalidValue | ParseErrorKind::MissingField
@@ -126,14 +129,19 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         let column = (mended.is_none() && (value || syntax))
             .then(|| column_in(completion, text, e))
             .flatten();
-        let path = value.then(|| path_of::<T>(read)).flatten();
+        let path = value.then(|| r.path.clone()).flatten();
         refused.at_column(column).or_at_path(path)
     };
     let Some(mended) = json_mend::mend(text) else {
         return Err(refuse(&error, None));
     };
     match first_value::<T>(&mended.text) {
-        Ok(Some(First { value, end, keys })) => {
+        Ok(Some(First {
+            value,
+            end,
+            keys,
+            empty,
+        })) => {
             // The fixes come in the order of their offsets: one cursor counts
             // the lines before each, so many fixes cost one pass over the text.
             let (mut line, mut at) = (1, 0);
@@ -154,14 +162,16 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
                 // The prose's line, counted in the reply rather than the mended text.
                 r.line = mended.original_line(r.line, 1);
             }
-            said_nothing::<T>(&mended.text[..end], |line| mended.original_line(line, 1))?;
+            said_nothing(empty, &mended.text[..end], |line| {
+                mended.original_line(line, 1)
+            })?;
             Ok(value)
         }
         // What the mended text says is wrong is what is left to say, except
         // that a cut reply is named by its own error.
         // A cut shows in the text as written: a mend (a `//` read as a
         // comment) may leave a bracket open that the model closed.
-        Err(NotRead::Json(e)) if e.classify() != serde_json::error::Category::Eof => {
+        Err(NotRead::Json(e)) if e.json.classify() != serde_json::error::Category::Eof => {
             Err(refuse(&e, Some(&mended)))
         }
         Err(twice_read @ NotRead::Twice(_)) => Err(twice(&twice_read, &mended.text, |line| {
@@ -171,14 +181,15 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     }
 }
 
-/// Refuses the JSON value `json` where `T` read an empty object in it as a
-/// struct with fields (see `json_empty`), at the object's line in the reply
-/// (`in_reply` maps a line of `json` to it).
-fn said_nothing<T: DeserializeOwned>(
+/// Refuses the JSON value `json` where its type read an empty object in it as
+/// a struct with fields (`empty`, see [`Read::empty`]), at the object's line
+/// in the reply (`in_reply` maps a line of `json` to it).
+fn said_nothing(
+    empty: Option<Option<String>>,
     json: &str,
     in_reply: impl Fn(usize) -> usize,
 ) -> Result<(), ParseError> {
-    let Some(at) = json_empty::empty_struct::<T>(json) else {
+    let Some(at) = empty else {
         return Ok(());
     };
     let from = json.len() - json.trim_start().len();
@@ -219,20 +230,6 @@ fn words(e: &serde_json::Error) -> String {
     }
 }
 
-/// Where in `text` the value `T` refused is (`violations[1].severity`), for
-/// an error about a value (the caller asks only for one `json_error` calls
-/// so): found by reading the text again, so a reply that reads pays
-/// nothing for it. Empty at the root.
-#[cold]
-fn path_of<T: DeserializeOwned>(text: &str) -> Option<String> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let path = serde_path_to_error::deserialize::<_, T>(&mut de)
-        .err()?
-        .path()
-        .to_string();
-    (path != ".").then_some(path)
-}
-
 /// The most levels serde_json reads (its recursion limit stops it at the
 /// 128th with a syntax error): a JSON reply's own limit, under `max_depth`.
 const JSON_DEPTH: usize = 127;
@@ -270,23 +267,23 @@ fn too_deep(text: &str, max_depth: usize) -> Result<(), ParseError> {
 /// and which one the model meant is not known. One more pass over the value's
 /// text finds it, whatever type the value is read into.
 fn first_value<T: DeserializeOwned>(text: &str) -> Result<Option<First<T>>, NotRead> {
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
-    match stream.next() {
-        Some(Ok(value)) => {
-            let end = stream.byte_offset();
-            let keys = json_scan::keys(&text[..end]).map_err(NotRead::Twice)?;
-            Ok(Some(First { value, end, keys }))
-        }
-        Some(Err(e)) => Err(NotRead::Json(e)),
-        None => Ok(None),
-    }
+    let Some(Read { value, end, empty }) = read_first::<T>(text).map_err(NotRead::Json)? else {
+        return Ok(None);
+    };
+    let keys = json_scan::keys(&text[..end]).map_err(NotRead::Twice)?;
+    Ok(Some(First {
+        value,
+        end,
+        keys,
+        empty,
+    }))
 }
 
 /// Why no JSON value was read.
 #[derive(Debug)]
 pub(crate) enum NotRead {
-    /// serde_json's error.
-    Json(serde_json::Error),
+    /// The type's or serde_json's refusal.
+    Json(Refusal),
     /// A key written twice in one object, at its offset in the text.
     Twice(Twice),
 }
@@ -295,7 +292,7 @@ impl NotRead {
     /// What went wrong, in words, and the line and column it stands at in `text`.
     pub(crate) fn said(&self, text: &str) -> (String, usize, usize) {
         match self {
-            NotRead::Json(e) => (words(e), e.line(), e.column()),
+            NotRead::Json(r) => (words(&r.json), r.json.line(), r.json.column()),
             NotRead::Twice(t) => {
                 let before = &text[..t.at];
                 let line = before.matches('\n').count() + 1;
@@ -316,7 +313,13 @@ pub(crate) fn unique_value(text: &str) -> Result<Value, NotRead> {
     match first_value::<Value>(text)? {
         Some(First { value, end, .. }) if text[end..].trim().is_empty() => Ok(value),
         // serde_json's own error for what follows the value, or for no value.
-        _ => serde_json::from_str::<Value>(text).map_err(NotRead::Json),
+        _ => serde_json::from_str::<Value>(text).map_err(|json| {
+            NotRead::Json(Refusal {
+                json,
+                said: Said::Json,
+                path: None,
+            })
+        }),
     }
 }
 
@@ -339,6 +342,7 @@ struct First<T> {
     /// The keys of the value's object (empty for any other value): a line
     /// beginning with two of them after it is the answer again.
     keys: HashSet<String>,
+    empty: Option<Option<String>>,
 }
 
 /// Reports prose after the JSON value that ends at `end`.
@@ -392,8 +396,9 @@ fn second_value(line: usize) -> ParseError {
 /// `serde_json`'s error in the reply decoder's terms, on `line` of the reply;
 /// `went_on`: the reply goes on past the JSON's last line (a closing fence or
 /// prose was stripped after it).
-fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> ParseError {
+fn json_error(r: &Refusal, text: &str, read: &str, line: usize, went_on: bool) -> ParseError {
     use serde_json::error::Category;
+    let e = &r.json;
     let said = words(e);
     // A reply that ends inside a string or an open bracket was cut off, whatever
     // serde_json tripped on first: servers whose grammar lets raw line breaks into
@@ -432,9 +437,8 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
             );
         }
         // A key written twice, as serde's derive reads it (for a type that
-        // is not `Toon`, whose errors serde words): the JSON is whole, and
-        // which value is meant is not known.
-        Category::Data if e.to_string().starts_with("duplicate field") => {
+        // is not `Toon`): the JSON is whole, and which value is meant is not known.
+        Category::Data if r.said == Said::Twice => {
             return ParseError::new(
                 ParseErrorKind::Syntax,
                 Some(line),
@@ -442,7 +446,7 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
             )
             .whole();
         }
-        Category::Data if e.to_string().starts_with("missing field") => (
+        Category::Data if r.said == Said::Missing => (
             ParseErrorKind::MissingField,
             format!("the JSON reply lacks a field the type requires: {said}"),
         ),
@@ -451,20 +455,17 @@ fn json_error(e: &serde_json::Error, text: &str, line: usize, went_on: bool) -> 
             // serde's own words lead: `unknown variant `X`, expected one of ...`.
             format!(
                 "{} {said}",
-                match e.to_string() {
-                    s if s.starts_with("unknown variant") =>
-                        "a value in the JSON reply is none of the allowed ones:",
-                    s if s.starts_with("unknown field") =>
-                        "the JSON reply has a key the type does not have:",
-                    s if s.starts_with("invalid value") || s.starts_with("invalid length") =>
-                        "a value in the JSON reply is not allowed:",
+                match r.said {
+                    Said::NoVariant => "a value in the JSON reply is none of the allowed ones:",
+                    Said::UnknownKey => "the JSON reply has a key the type does not have:",
+                    Said::NotAllowed => "a value in the JSON reply is not allowed:",
                     _ => "a value in the JSON reply has the wrong type:",
                 }
             ),
         ),
-        // serde_json reads a number past its type's range as a syntax error;
-        // the JSON is whole, and the value is what is wrong.
-        Category::Syntax if e.to_string().starts_with("number out of range") => (
+        // serde_json reads a number past every type's range as a syntax
+        // error; the JSON is whole, and the value is what is wrong.
+        Category::Syntax if json_de::out_of_range(read, e.line(), e.column()) => (
             ParseErrorKind::InvalidValue,
             format!("a number in the JSON reply is outside what its field's type holds: {said}"),
         ),

@@ -7,7 +7,7 @@ mod error;
 mod finish;
 mod forgive;
 pub(crate) mod json;
-mod json_empty;
+mod json_de;
 mod json_locate;
 mod json_mend;
 mod json_path;
