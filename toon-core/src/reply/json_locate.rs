@@ -3,6 +3,8 @@
 //! range, a missing field) is placed afterwards, from its path, by walking
 //! the text to it: only when an error happens, as serde_json computes a line.
 
+use super::json_scan::{Scan, Tok};
+
 /// One step of a path: `violations[1].score` is `violations`, `[1]`, `score`.
 enum Step<'p> {
     Key(&'p str),
@@ -28,173 +30,99 @@ fn steps(path: &str) -> Option<Vec<Step<'_>>> {
 /// The 1-based line of `text` holding the value at `path` of the JSON value
 /// that begins at byte `from`; where the path's next step is not there (a
 /// missing field), the line of the value that lacks it. `None` where the text
-/// is not plain JSON as far as the walk goes (a mended reply, a key holding
-/// `.` or `[`), or the path is the root's.
+/// is not plain JSON as far as the walk goes (a comment, a single-quoted
+/// string, a key holding `.` or `[`), or the path is the root's.
 pub(crate) fn line_of_path(text: &str, from: usize, path: &str) -> Option<usize> {
     if path == "(root)" {
         return None;
     }
     let steps = steps(path)?;
-    let mut walk = Walk {
-        b: text.as_bytes(),
-        i: from,
-    };
-    walk.space();
-    let mut at = walk.i;
+    let mut at = Scan::at(text, from).next().map_or(text.len(), |(at, _)| at);
     for step in &steps {
-        match walk.step(step)? {
+        match down(&mut Scan::at(text, at), step)? {
             Some(found) => at = found,
             None => break,
         }
-        walk.i = at;
     }
     Some(text.get(..at)?.matches('\n').count() + 1)
 }
 
-/// A position in JSON text.
-struct Walk<'t> {
-    b: &'t [u8],
-    i: usize,
+/// The next piece of plain JSON; `None` at the end, or at a comment or a
+/// single-quoted string (the text is not plain JSON).
+fn piece<'t>(scan: &mut Scan<'t>) -> Option<(usize, Tok<'t>)> {
+    scan.next()
+        .filter(|(_, tok)| !matches!(tok, Tok::Comment(_) | Tok::Single(_)))
 }
 
-impl<'t> Walk<'t> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
+/// From the start of a container, where the value `step` names starts:
+/// `Some(None)` where the container is whole and has no such value, `None`
+/// where the text is not plain JSON. A key written twice is its last value,
+/// as the decoder keeps it.
+fn down(scan: &mut Scan<'_>, step: &Step<'_>) -> Option<Option<usize>> {
+    let (open, close) = match step {
+        Step::Key(_) => (b'{', b'}'),
+        Step::Index(_) => (b'[', b']'),
+    };
+    if piece(scan)?.1 != Tok::Open(open) {
+        return None;
     }
-
-    fn space(&mut self) {
-        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
-            self.i += 1;
-        }
+    let (mut found, mut index) = (None, 0);
+    let mut next = piece(scan)?;
+    if next.1 == Tok::Close(close) {
+        return Some(None);
     }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        self.space();
-        (self.peek() == Some(c)).then(|| self.i += 1)
-    }
-
-    /// From the start of a container, where the value `step` names starts:
-    /// `Some(None)` where the container is whole and has no such value, `None`
-    /// where the text is not plain JSON. A key written twice is its last
-    /// value, as the decoder keeps it.
-    fn step(&mut self, step: &Step<'_>) -> Option<Option<usize>> {
+    loop {
         match *step {
             Step::Key(key) => {
-                self.eat(b'{')?;
-                let mut found = None;
-                self.space();
-                if self.peek() == Some(b'}') {
-                    return Some(None);
-                }
-                loop {
-                    self.space();
-                    let name = self.string()?;
-                    self.eat(b':')?;
-                    self.space();
-                    if name == key.as_bytes() {
-                        found = Some(self.i);
-                    }
-                    // `b.c` or `b[0]` as one key: the path cannot say which.
-                    if name.starts_with(key.as_bytes())
-                        && matches!(name.get(key.len()), Some(b'.' | b'['))
-                    {
-                        return None;
-                    }
-                    self.value()?;
-                    if !self.more(b'}')? {
-                        return Some(found);
-                    }
-                }
-            }
-            Step::Index(n) => {
-                self.eat(b'[')?;
-                for _ in 0..n {
-                    self.space();
-                    if self.peek() == Some(b']') {
-                        return Some(None);
-                    }
-                    self.value()?;
-                    if !self.more(b']')? {
-                        return Some(None);
-                    }
-                }
-                self.space();
-                Some((self.peek() != Some(b']')).then_some(self.i))
-            }
-        }
-    }
-
-    /// After an item of a container: past its comma, `true`, or past the
-    /// container's `close`, `false`; `None` where neither follows.
-    fn more(&mut self, close: u8) -> Option<bool> {
-        self.space();
-        let c = self.peek()?;
-        self.i += 1;
-        match c {
-            b',' => Some(true),
-            c if c == close => Some(false),
-            _ => None,
-        }
-    }
-
-    /// A string's raw bytes between its quotes (escapes left as written).
-    fn string(&mut self) -> Option<&'t [u8]> {
-        if self.peek() != Some(b'"') {
-            return None;
-        }
-        let start = self.i + 1;
-        let mut j = start;
-        while j < self.b.len() {
-            match self.b[j] {
-                b'\\' => j += 2,
-                b'"' => {
-                    self.i = j + 1;
-                    let b: &'t [u8] = self.b;
-                    return b.get(start..j);
-                }
-                _ => j += 1,
-            }
-        }
-        None
-    }
-
-    /// Past one value.
-    fn value(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.string().map(|_| ()),
-            open @ (b'{' | b'[') => {
-                let close = if open == b'{' { b'}' } else { b']' };
-                self.i += 1;
-                self.space();
-                if self.peek() == Some(close) {
-                    self.i += 1;
-                    return Some(());
-                }
-                loop {
-                    self.space();
-                    if open == b'{' {
-                        self.string()?;
-                        self.eat(b':')?;
-                        self.space();
-                    }
-                    self.value()?;
-                    if !self.more(close)? {
-                        return Some(());
-                    }
-                }
-            }
-            _ => {
-                // A number or a literal: up to what ends it.
-                let start = self.i;
-                while self
-                    .peek()
-                    .is_some_and(|c| !matches!(c, b',' | b']' | b'}') && !c.is_ascii_whitespace())
+                let Tok::Str(name) = next.1 else {
+                    return None;
+                };
+                // `b.c` or `b[0]` as one key: the path cannot say which.
+                if name.starts_with(key)
+                    && matches!(name.as_bytes().get(key.len()), Some(b'.' | b'['))
                 {
-                    self.i += 1;
+                    return None;
                 }
-                (self.i > start).then_some(())
+                if piece(scan)?.1 != Tok::Colon {
+                    return None;
+                }
+                next = piece(scan)?;
+                if name == key {
+                    found = Some(next.0);
+                }
             }
+            Step::Index(n) if n == index => return Some(Some(next.0)),
+            Step::Index(_) => index += 1,
         }
+        past(scan, next.1)?;
+        match piece(scan)?.1 {
+            Tok::Comma => next = piece(scan)?,
+            Tok::Close(c) if c == close => return Some(found),
+            _ => return None,
+        }
+        // A comma before the close (mended away before the text was read).
+        if next.1 == Tok::Close(close) {
+            return Some(found);
+        }
+    }
+}
+
+/// Past the value that begins with `first`.
+fn past(scan: &mut Scan<'_>, first: Tok<'_>) -> Option<()> {
+    match first {
+        Tok::Str(_) | Tok::Word(_) => Some(()),
+        Tok::Open(_) => {
+            let mut depth = 1;
+            while depth > 0 {
+                match piece(scan)?.1 {
+                    Tok::Open(_) => depth += 1,
+                    Tok::Close(_) => depth -= 1,
+                    _ => {}
+                }
+            }
+            Some(())
+        }
+        _ => None,
     }
 }
 

@@ -6,6 +6,7 @@
 //! so every value survives byte for byte. What would need a guess (an unclosed
 //! structure, a missing comma, a stray word) is left for serde_json to refuse.
 
+use super::json_scan::{Scan, Tok};
 use super::RepairKind;
 
 /// The mended text, and what was mended where.
@@ -45,7 +46,6 @@ enum Container {
 /// The text mended, or `None` where nothing needed mending or a quote or
 /// comment that would need mending is never closed.
 pub(crate) fn mend(text: &str) -> Option<Mended> {
-    let bytes = text.as_bytes();
     let mut out = Mended {
         text: String::with_capacity(text.len() + 16),
         fixes: Vec::new(),
@@ -53,188 +53,158 @@ pub(crate) fn mend(text: &str) -> Option<Mended> {
     };
     let mut stack: Vec<Container> = Vec::new();
     let mut copied = 0; // bytes of `text` before this are in `out.text`
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        match c {
-            b'"' => {
-                out.text.push_str(&text[copied..i]);
-                i = string(text, i, b'"', &mut out)?;
-                copied = i;
-                continue;
-            }
-            b'\'' => {
-                out.text.push_str(&text[copied..i]);
+                        // The last piece that is not a comment: a comma after nothing stays.
+    let mut last = None;
+    let mut scan = Scan::lenient(text);
+    let mut whole = false;
+    while let Some((at, tok)) = scan.next() {
+        // What stands in place of this piece, from `at` to `scan.offset()`.
+        let mut replace = |out: &mut Mended, with: &str| {
+            out.text.push_str(&text[copied..at]);
+            out.text.push_str(with);
+            copied = scan.offset();
+        };
+        match tok {
+            Tok::Single(raw) => {
                 out.fixes
-                    .push((RepairKind::SingleQuotes, i, "single-quoted string"));
-                i = string(text, i, b'\'', &mut out)?;
-                copied = i;
-                continue;
+                    .push((RepairKind::SingleQuotes, at, "single-quoted string"));
+                replace(&mut out, "");
+                string(raw, at + 1, true, &mut out);
             }
-            b'/' if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => {
-                out.text.push_str(&text[copied..i]);
-                out.fixes.push((RepairKind::StrippedComment, i, "comment"));
-                let end = comment_end(bytes, i)?;
-                // A line comment's own line break stays (it ends before it).
-                let breaks = memchr::memchr_iter(b'\n', &bytes[i..end]).count();
+            Tok::Str(raw) if raw.contains(['\n', '\r']) => {
+                replace(&mut out, "");
+                string(raw, at + 1, false, &mut out);
+            }
+            Tok::Comment(raw) => {
+                if raw.starts_with("/*") && (raw.len() < 4 || !raw.ends_with("*/")) {
+                    return None;
+                }
+                out.fixes.push((RepairKind::StrippedComment, at, "comment"));
+                replace(&mut out, "");
                 let at = out.text.len();
+                let breaks = memchr::memchr_iter(b'\n', raw.as_bytes()).count();
                 out.lost_breaks.resize(out.lost_breaks.len() + breaks, at);
-                i = end;
-                copied = i;
                 continue;
             }
-            b',' => {
+            Tok::Comma => {
                 // Only a comma after a value: in `[,]` it follows nothing, and
                 // dropping it would read the model's list as an empty one.
-                let before = text[copied..i]
-                    .trim_end()
-                    .bytes()
-                    .last()
-                    .or_else(|| out.text.trim_end().bytes().last());
-                let after_value = !matches!(before, None | Some(b'[' | b'{' | b','));
-                if after_value && matches!(significant(bytes, i + 1), Some((_, b'}' | b']'))) {
-                    out.text.push_str(&text[copied..i]);
+                let after_value = !matches!(last, None | Some(Tok::Open(_) | Tok::Comma));
+                if after_value && matches!(next(&scan), Some(Tok::Close(_))) {
                     out.fixes.push((
                         RepairKind::TrailingComma,
-                        i,
+                        at,
                         "comma before a closing bracket",
                     ));
-                    copied = i + 1;
+                    replace(&mut out, "");
                 }
                 if let Some(Container::Object(key_next)) = stack.last_mut() {
                     *key_next = true;
                 }
             }
-            b'{' => stack.push(Container::Object(true)),
-            b'[' => stack.push(Container::Array),
-            b'}' | b']' => {
+            Tok::Open(b'{') => stack.push(Container::Object(true)),
+            Tok::Open(_) => stack.push(Container::Array),
+            Tok::Close(_) => {
                 stack.pop();
                 if stack.is_empty() {
+                    whole = true;
                     break; // the first value is whole: what follows is not ours to mend
                 }
             }
-            b':' => {
+            Tok::Colon => {
                 if let Some(Container::Object(key_next)) = stack.last_mut() {
                     *key_next = false;
                 }
             }
-            c if c.is_ascii_alphabetic() || c == b'_' || c == b'$' => {
-                let end = i + bytes[i..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'$')
-                    .count();
-                let word = &text[i..end];
+            Tok::Word(word) if bare(word) => {
                 let at_key = stack.last() == Some(&Container::Object(true))
-                    && matches!(significant(bytes, end), Some((_, b':')));
-                let replacement = if at_key {
-                    out.fixes.push((RepairKind::QuotedKey, i, "unquoted key"));
-                    Some(format!("\"{word}\""))
-                } else {
-                    let literal = match word {
-                        "True" => Some("true"),
-                        "False" => Some("false"),
-                        "None" => Some("null"),
-                        _ => None,
-                    };
-                    literal.map(|l| {
-                        out.fixes
-                            .push((RepairKind::PythonLiteral, i, "Python literal"));
-                        l.to_owned()
-                    })
-                };
-                if let Some(r) = replacement {
-                    out.text.push_str(&text[copied..i]);
-                    out.text.push_str(&r);
-                    copied = end;
+                    && next(&scan) == Some(Tok::Colon);
+                if at_key {
+                    out.fixes.push((RepairKind::QuotedKey, at, "unquoted key"));
+                    replace(&mut out, &format!("\"{word}\""));
+                } else if let Some(literal) = python_literal(word) {
+                    out.fixes
+                        .push((RepairKind::PythonLiteral, at, "Python literal"));
+                    replace(&mut out, literal);
                 }
-                i = end;
-                continue;
             }
-            _ => {}
+            Tok::Str(_) | Tok::Word(_) => {}
         }
-        i += 1;
+        last = Some(tok);
     }
-    if out.fixes.is_empty() {
+    if out.fixes.is_empty() || (!whole && scan.in_string()) {
         return None;
     }
     out.text.push_str(&text[copied..]);
     Some(out)
 }
 
-/// Copies the string opening at `start` (quoted by `quote`) into `out` as a
-/// JSON string; returns the offset after its closing quote, or `None` if it
-/// never closes. Raw line breaks are escaped; in a single-quoted string `\'`
-/// becomes `'` and `"` becomes `\"`, and every other escape stays as written.
-fn string(text: &str, start: usize, quote: u8, out: &mut Mended) -> Option<usize> {
-    let bytes = text.as_bytes();
+/// What comes next, past comments.
+fn next<'t>(scan: &Scan<'t>) -> Option<Tok<'t>> {
+    scan.clone()
+        .map(|(_, tok)| tok)
+        .find(|tok| !matches!(tok, Tok::Comment(_)))
+}
+
+/// A word that may be a key or a Python literal: a letter, `_` or `$`, then
+/// those or digits.
+fn bare(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+}
+
+fn python_literal(word: &str) -> Option<&'static str> {
+    match word {
+        "True" => Some("true"),
+        "False" => Some("false"),
+        "None" => Some("null"),
+        _ => None,
+    }
+}
+
+/// Writes a string's raw text `raw` (at offset `from` of the reply) into
+/// `out` as a JSON string's, in double quotes: raw line breaks escaped; from
+/// a `single`-quoted one, `\'` as `'` and `"` as `\"`, every other escape
+/// as written.
+fn string(raw: &str, from: usize, single: bool, out: &mut Mended) {
+    let bytes = raw.as_bytes();
     out.text.push('"');
-    let mut copied = start + 1;
-    let mut i = start + 1;
-    loop {
-        match *bytes.get(i)? {
+    let (mut copied, mut i) = (0, 0);
+    while i < bytes.len() {
+        let (with, len) = match bytes[i] {
+            b'\\' if single && bytes.get(i + 1) == Some(&b'\'') => ("'", 2),
             b'\\' => {
-                if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') {
-                    out.text.push_str(&text[copied..i]);
-                    out.text.push('\'');
-                    copied = i + 2;
-                }
                 i += 2;
+                continue;
             }
-            b if b == quote => {
-                out.text.push_str(&text[copied..i]);
-                out.text.push('"');
-                return Some(i + 1);
-            }
-            b'"' => {
-                out.text.push_str(&text[copied..i]);
-                out.text.push_str("\\\"");
+            b'"' => ("\\\"", 1),
+            b'\n' => ("\\n", 1),
+            b'\r' => ("\\r", 1),
+            _ => {
                 i += 1;
-                copied = i;
+                continue;
             }
-            b'\n' | b'\r' => {
-                out.text.push_str(&text[copied..i]);
-                if bytes[i] == b'\n' {
-                    // The escape's own two bytes are on the line before the break.
-                    out.lost_breaks.push(out.text.len() + 2);
-                    out.text.push_str("\\n");
-                } else {
-                    out.text.push_str("\\r");
-                }
-                out.fixes.push((
-                    RepairKind::EscapedLineBreak,
-                    i,
-                    "line break inside a string",
-                ));
-                i += 1;
-                copied = i;
+        };
+        out.text.push_str(&raw[copied..i]);
+        if matches!(bytes[i], b'\n' | b'\r') {
+            if bytes[i] == b'\n' {
+                // The escape's own two bytes are on the line before the break.
+                out.lost_breaks.push(out.text.len() + 2);
             }
-            _ => i += 1,
+            out.fixes.push((
+                RepairKind::EscapedLineBreak,
+                from + i,
+                "line break inside a string",
+            ));
         }
+        out.text.push_str(with);
+        i += len;
+        copied = i;
     }
-}
-
-/// The offset after the comment opening at `start` (`//` to the end of its
-/// line, keeping the line break; `/* */` whole), or `None` if a block comment
-/// never closes.
-fn comment_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let rest = &bytes[start + 2..];
-    if bytes[start + 1] == b'/' {
-        return Some(start + 2 + rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len()));
-    }
-    rest.windows(2)
-        .position(|w| w == b"*/")
-        .map(|p| start + 2 + p + 2)
-}
-
-/// The next byte that is neither white space nor inside a comment, with its offset.
-fn significant(bytes: &[u8], mut i: usize) -> Option<(usize, u8)> {
-    loop {
-        match *bytes.get(i)? {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'/' if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => i = comment_end(bytes, i)?,
-            b => return Some((i, b)),
-        }
-    }
+    out.text.push_str(&raw[copied..]);
+    out.text.push('"');
 }
 
 #[cfg(test)]

@@ -1,10 +1,8 @@
 //! The one scanner of JSON text the reply's JSON readers share: the depth
-//! limit, the cut detection, the empty-object search and the keys of an
-//! object (a key written twice found among them) each read a value through
-//! it. It gives what stands outside strings and comments, each string's raw
-//! text, and whether the text ends inside a string. (The mend rewrites text a
-//! scanner only reads, and the path locator walks one path down; each keeps
-//! its own reading.)
+//! limit, the cut detection, the keys of an object (a key written twice found
+//! among them), the mend and the path locator each read a value through it.
+//! It gives what stands outside strings, each string's raw text, words and
+//! comments, and whether the text ends inside a string.
 
 use std::collections::HashSet;
 
@@ -17,22 +15,29 @@ pub(crate) enum Tok<'t> {
     Close(u8),
     /// A string's raw text between its quotes, escapes as written.
     Str(&'t str),
+    /// The same between single quotes, read so only by [`Scan::lenient`].
+    Single(&'t str),
     Colon,
     Comma,
-    /// Any other byte outside strings and comments but white space (of a
-    /// number, a keyword, or a stray word).
-    Other(u8),
+    /// A run of any other bytes but white space: a number, a keyword, a bare
+    /// key or a stray word.
+    Word(&'t str),
+    /// A comment, as written: `//` to its line's end (not its line break),
+    /// `/*` to its `*/` or to the end of the text.
+    Comment(&'t str),
 }
 
 /// The pieces of JSON text, each with its offset. A string runs from `"` to
 /// the next `"` no backslash escapes; a `//` comment (but right after a
 /// colon, as in `http://`) runs to its line's end, a `/* */` one to its
 /// close, and either to the end of the text where it never ends.
+#[derive(Clone)]
 pub(crate) struct Scan<'t> {
     text: &'t str,
     at: usize,
     previous: u8,
     in_string: bool,
+    single_quotes: bool,
 }
 
 impl<'t> Scan<'t> {
@@ -42,12 +47,41 @@ impl<'t> Scan<'t> {
             at: 0,
             previous: b' ',
             in_string: false,
+            single_quotes: false,
+        }
+    }
+
+    /// A scan of `text` from byte `at` on.
+    pub(crate) fn at(text: &'t str, at: usize) -> Self {
+        Scan {
+            at,
+            ..Scan::new(text)
+        }
+    }
+
+    /// A scan that reads `'...'` as a string too, as the mend does: elsewhere
+    /// an apostrophe is prose's (`That's it.`).
+    pub(crate) fn lenient(text: &'t str) -> Self {
+        Scan {
+            single_quotes: true,
+            ..Scan::new(text)
         }
     }
 
     /// Whether the text ended inside a string that never closed.
     pub(crate) fn in_string(&self) -> bool {
         self.in_string
+    }
+
+    /// Where the scan stands: the offset after the last piece.
+    pub(crate) fn offset(&self) -> usize {
+        self.at
+    }
+
+    /// A comment starts at `at`.
+    fn comment_at(&self, at: usize) -> bool {
+        let b = self.text.as_bytes();
+        b[at] == b'/' && self.previous != b':' && matches!(b.get(at + 1), Some(b'/' | b'*'))
     }
 }
 
@@ -56,50 +90,69 @@ impl<'t> Iterator for Scan<'t> {
 
     fn next(&mut self) -> Option<(usize, Tok<'t>)> {
         let b = self.text.as_bytes();
-        loop {
-            let (at, c) = (self.at, *b.get(self.at)?);
-            self.at += 1;
-            let tok = match c {
-                b'"' => {
-                    let Some(end) = closing_quote(b, at + 1) else {
-                        self.in_string = true;
-                        self.at = b.len();
-                        return None;
-                    };
-                    self.at = end + 1;
-                    Tok::Str(&self.text[at + 1..end])
-                }
-                b'/' if self.previous != b':' && matches!(b.get(at + 1), Some(b'/' | b'*')) => {
-                    let end = if b[at + 1] == b'/' {
-                        memchr::memchr(b'\n', &b[at..]).map(|n| at + n + 1)
-                    } else {
-                        memchr::memmem::find(&b[at + 2..], b"*/").map(|n| at + 2 + n + 2)
-                    };
-                    self.at = end.unwrap_or(b.len());
-                    self.previous = b' ';
-                    continue;
-                }
-                b'{' | b'[' => Tok::Open(c),
-                b'}' | b']' => Tok::Close(c),
-                b':' => Tok::Colon,
-                b',' => Tok::Comma,
-                c if c.is_ascii_whitespace() => {
-                    self.previous = c;
-                    continue;
-                }
-                c => Tok::Other(c),
-            };
+        let (at, c) = loop {
+            let c = *b.get(self.at)?;
+            if !c.is_ascii_whitespace() {
+                break (self.at, c);
+            }
             self.previous = c;
-            return Some((at, tok));
-        }
+            self.at += 1;
+        };
+        self.at += 1;
+        let tok = match c {
+            b'"' | b'\'' if c == b'"' || self.single_quotes => {
+                let Some(end) = closing_quote(b, at + 1, c) else {
+                    self.in_string = true;
+                    self.at = b.len();
+                    return None;
+                };
+                self.at = end + 1;
+                let raw = &self.text[at + 1..end];
+                if c == b'"' {
+                    Tok::Str(raw)
+                } else {
+                    Tok::Single(raw)
+                }
+            }
+            b'/' if self.comment_at(at) => {
+                let end = if b[at + 1] == b'/' {
+                    memchr::memchr(b'\n', &b[at..]).map(|n| at + n)
+                } else {
+                    memchr::memmem::find(&b[at + 2..], b"*/").map(|n| at + 2 + n + 2)
+                };
+                self.at = end.unwrap_or(b.len());
+                self.previous = b' ';
+                return Some((at, Tok::Comment(&self.text[at..self.at])));
+            }
+            b'{' | b'[' => Tok::Open(c),
+            b'}' | b']' => Tok::Close(c),
+            b':' => Tok::Colon,
+            b',' => Tok::Comma,
+            _ => {
+                let quote = |c: u8| c == b'"' || (c == b'\'' && self.single_quotes);
+                while let Some(&c) = b.get(self.at) {
+                    let ends = c.is_ascii_whitespace()
+                        || matches!(c, b'{' | b'}' | b'[' | b']' | b':' | b',')
+                        || quote(c)
+                        || (c == b'/' && matches!(b.get(self.at + 1), Some(b'/' | b'*')));
+                    if ends {
+                        break;
+                    }
+                    self.at += 1;
+                }
+                Tok::Word(&self.text[at..self.at])
+            }
+        };
+        self.previous = b[self.at - 1];
+        Some((at, tok))
     }
 }
 
-/// The index of the quote that closes a string whose text starts at `from`.
-fn closing_quote(b: &[u8], mut from: usize) -> Option<usize> {
-    while let Some(n) = memchr::memchr2(b'"', b'\\', b.get(from..)?) {
+/// The index of the `quote` that closes a string whose text starts at `from`.
+fn closing_quote(b: &[u8], mut from: usize, quote: u8) -> Option<usize> {
+    while let Some(n) = memchr::memchr2(quote, b'\\', b.get(from..)?) {
         let p = from + n;
-        if b[p] == b'"' {
+        if b[p] == quote {
             return Some(p);
         }
         from = p + 2; // a backslash escapes the next character
@@ -170,10 +223,12 @@ mod tests {
                 Tok::Str("a\\\"}"),
                 Tok::Colon,
                 Tok::Open(b'['),
-                Tok::Other(b'1'),
+                Tok::Word("1"),
                 Tok::Comma,
-                Tok::Other(b'2'),
+                Tok::Comment("// x]"),
+                Tok::Word("2"),
                 Tok::Close(b']'),
+                Tok::Comment("/* } */"),
                 Tok::Comma,
                 Tok::Str("u"),
                 Tok::Colon,
@@ -184,6 +239,38 @@ mod tests {
         let mut open = Scan::new("{\"a\": \"cut");
         assert_eq!(open.by_ref().count(), 3);
         assert!(open.in_string());
+    }
+
+    #[test]
+    fn words_run_to_what_ends_them_and_single_quotes_read_only_when_asked() {
+        fn toks(scan: Scan<'_>) -> Vec<(usize, Tok<'_>)> {
+            scan.collect()
+        }
+        assert_eq!(
+            toks(Scan::new("[-1.5e3,True]//c\n")),
+            [
+                (0, Tok::Open(b'[')),
+                (1, Tok::Word("-1.5e3")),
+                (7, Tok::Comma),
+                (8, Tok::Word("True")),
+                (12, Tok::Close(b']')),
+                (13, Tok::Comment("//c")),
+            ]
+        );
+        assert_eq!(
+            toks(Scan::new("{'a': 1}")),
+            [
+                (0, Tok::Open(b'{')),
+                (1, Tok::Word("'a'")),
+                (4, Tok::Colon),
+                (6, Tok::Word("1")),
+                (7, Tok::Close(b'}')),
+            ]
+        );
+        assert_eq!(
+            toks(Scan::lenient("{'it\\'s': 1}"))[1],
+            (1, Tok::Single("it\\'s"))
+        );
     }
 
     #[test]
