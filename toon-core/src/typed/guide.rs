@@ -321,15 +321,13 @@ fn mend_rows(
         let indent = indent_of(line);
         let row = line[indent..].trim_end_matches(' ');
         // Most rows are as wide as their header: counted, not collected, and
-        // without a quote by the delimiter alone.
-        let (mut count, mut quoted) = (1, false);
-        for b in row.bytes() {
-            count += usize::from(u32::from(b) == u32::from(h.delim));
-            quoted |= b == b'"';
-        }
-        if quoted {
-            count = split_unquoted(row, h.delim).count();
-        }
+        // without a quote by the delimiter alone (each delimiter is ASCII).
+        let count = if memchr::memchr(b'"', row.as_bytes()).is_some() {
+            split_unquoted(row, h.delim).count()
+        } else {
+            let delim = u8::try_from(h.delim).unwrap_or(b',');
+            row.bytes().filter(|&b| b == delim).count() + 1
+        };
         if count + 1 != width && count <= width {
             continue;
         }
