@@ -9,7 +9,7 @@ use crate::spec::error::DecodeErrorKind;
 use crate::spec::header::{parse_header, HeaderParse};
 
 pub(crate) fn indent_of(line: &str) -> usize {
-    line.len() - line.trim_start_matches(' ').len()
+    line.bytes().take_while(|&b| b == b' ').count()
 }
 
 /// Neither blank nor a comment line.
