@@ -68,13 +68,19 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
-/// Where a reply refused as cut off stopped, and what failed there.
+/// What a refusal is about, beyond its kind: what the finish reason is
+/// weighed against when the error is settled (see `finish::settle_error`).
 #[derive(Debug, Clone, PartialEq)]
 enum Cause {
-    /// Inside its reasoning: the answer never began.
-    Reasoning(String),
-    /// Inside the document.
-    Document(String),
+    /// No more than its words say.
+    Plain,
+    /// Something whole (two answers, a key written twice): no cut of the
+    /// reply makes it, wherever it stands.
+    Whole,
+    /// The reply stops before its end: inside its reasoning (the answer never
+    /// began) or not, and what failed there, for when the server says the
+    /// reply was not cut.
+    Cut { in_reasoning: bool, what: String },
 }
 
 /// The format a reply was asked for: what a refusal asks for again.
@@ -116,20 +122,18 @@ struct Inner {
     kind: ParseErrorKind,
     line: Option<usize>,
     path: Option<String>,
+    /// What went wrong, in the words the model's retry turn gives too.
+    said: String,
+    /// Advice to the caller (what to pass, which option is set), with the
+    /// words that join it to `said`: in the message, not in the retry turn.
+    advice: Option<String>,
+    /// `said`, then `advice`.
     message: String,
     source: Option<DecodeError>,
-    /// For a reply refused as cut off: what failed, for when the server says
-    /// the reply was not cut (see [`ParseError::not_cut`]).
-    cause: Option<Cause>,
-    /// What it is about is whole (two answers, a key written twice): no cut
-    /// of the reply makes it, wherever it stands.
-    whole: bool,
+    cause: Cause,
     /// The format the reply was to be in, for the retry turn and the
     /// `Display` prefix.
     format: Option<Format>,
-    /// Where the message's advice to the caller begins (what to pass, which
-    /// option is set): shown by `Display`, left out of the model's retry turn.
-    advice_at: Option<usize>,
     /// The 1-based column of the value the error is about, on its line.
     column: Option<usize>,
     /// Where that value stands on its line, until the reader that knows the
@@ -161,92 +165,120 @@ impl ParseError {
         line: Option<usize>,
         message: impl Into<String>,
     ) -> Self {
+        let said: String = message.into();
         ParseError(Box::new(Inner {
             kind,
             line,
             path: None,
-            message: message.into(),
+            message: said.clone(),
+            said,
+            advice: None,
             source: None,
-            cause: None,
-            whole: false,
+            cause: Cause::Plain,
             format: None,
-            advice_at: None,
             column: None,
             spot: Spot::default(),
         }))
     }
 
-    /// A reply that stops mid-document; `cause` is what failed there.
+    /// An error whose message goes on with `advice` to the caller (joining
+    /// words included), which the model's retry turn leaves out.
+    pub(crate) fn advised(
+        kind: ParseErrorKind,
+        line: Option<usize>,
+        said: impl Into<String>,
+        advice: &str,
+    ) -> Self {
+        ParseError::new(kind, line, said).advise(advice)
+    }
+
+    /// `advice` to the caller after what the message says.
+    fn advise(mut self, advice: &str) -> Self {
+        self.0.advice = Some(advice.to_owned());
+        self.render();
+        self
+    }
+
+    /// The message from its parts, after one changed.
+    fn render(&mut self) {
+        let inner = &mut *self.0;
+        inner.message.clone_from(&inner.said);
+        inner
+            .message
+            .push_str(inner.advice.as_deref().unwrap_or(""));
+    }
+
+    /// A reply that stops mid-document; `what` is what failed there.
     pub(crate) fn truncated(
         line: Option<usize>,
         message: impl Into<String>,
-        cause: impl Into<String>,
+        what: impl Into<String>,
     ) -> Self {
-        let mut e = ParseError::new(ParseErrorKind::Truncated, line, message);
-        e.0.cause = Some(Cause::Document(cause.into()));
-        e
+        ParseError::cut(line, message, false, what.into())
     }
 
     /// A reply that stops inside its reasoning, before its answer began.
     pub(crate) fn truncated_in_reasoning(
         line: Option<usize>,
         message: impl Into<String>,
-        cause: impl Into<String>,
+        what: impl Into<String>,
+    ) -> Self {
+        ParseError::cut(line, message, true, what.into())
+    }
+
+    fn cut(
+        line: Option<usize>,
+        message: impl Into<String>,
+        in_reasoning: bool,
+        what: String,
     ) -> Self {
         let mut e = ParseError::new(ParseErrorKind::Truncated, line, message);
-        e.0.cause = Some(Cause::Reasoning(cause.into()));
+        e.0.cause = Cause::Cut { in_reasoning, what };
         e
     }
 
     /// What the error is about is whole: a cut of the reply cannot explain it,
     /// even on its last line (see [`on_last_line`](Self::on_last_line)).
     pub(crate) fn whole(mut self) -> Self {
-        self.0.whole = true;
+        self.0.cause = Cause::Whole;
         self
     }
 
     /// Whether [`whole`](Self::whole) was said of it.
     pub(crate) fn is_whole(&self) -> bool {
-        self.0.whole
+        self.0.cause == Cause::Whole
     }
 
     /// A syntax error on a reply's last line, with no word from the server on
     /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
-    pub(crate) fn on_last_line(mut self) -> Self {
-        self.0.advice_at = Some(self.0.message.len());
-        self.0.message.push_str(
-            "; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)",
-        );
-        self
+    pub(crate) fn on_last_line(self) -> Self {
+        self.advise("; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)")
     }
 
     /// A field missing from a reply that ends inside a table still short of
     /// the rows its header declares: the reply was either cut off there or
     /// left the rest out, and only the finish reason can say which.
-    pub(crate) fn in_a_short_table(mut self) -> Self {
-        self.0.advice_at = Some(self.0.message.len());
-        self.0.message.push_str(
-            "; the reply ends inside a table short of the rows its header declares, so it was either cut off by the token limit or the model left the rest out: pass the server's finish_reason (ReplyOptions::finish_reason) to decide which",
-        );
-        self
+    pub(crate) fn in_a_short_table(self) -> Self {
+        self.advise("; the reply ends inside a table short of the rows its header declares, so it was either cut off by the token limit or the model left the rest out: pass the server's finish_reason (ReplyOptions::finish_reason) to decide which")
     }
 
     /// The same failure read as the model's own doing, once the server has
     /// said that the reply ended normally (`finish_reason: stop`).
     pub(crate) fn not_cut(self) -> Self {
-        let cause = match &self.0.cause {
-            Some(Cause::Document(what) | Cause::Reasoning(what)) => what.clone(),
-            None => self.0.message.clone(),
+        let inner = *self.0;
+        let what = match inner.cause {
+            Cause::Cut { what, .. } => what,
+            _ => inner.message,
         };
-        let mut e = ParseError::new(
-            ParseErrorKind::Syntax,
-            self.0.line,
-            format!("{cause}; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way"),
-        )
         // What the server said is the caller's to know, not the model's.
-        .advice_from(cause.len());
-        e.0.source = self.0.source;
-        e.0.format = self.0.format;
+        let mut e = ParseError::advised(
+            ParseErrorKind::Syntax,
+            inner.line,
+            what,
+            "; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way",
+        );
+        e.0.source = inner.source;
+        e.0.format = inner.format;
         e
     }
 
@@ -395,7 +427,9 @@ impl ParseError {
         let (what, again) = match self.0.kind {
             ParseErrorKind::EmptyCompletion => ("You wrote no answer.".to_owned(), again),
             // Out of room while reasoning: the answer was never begun.
-            ParseErrorKind::Truncated if matches!(self.0.cause, Some(Cause::Reasoning(_))) => {
+            ParseErrorKind::Truncated
+                if matches!(self.0.cause, Cause::Cut { in_reasoning: true, .. }) =>
+            {
                 (
                     sentence("the reasoning never ended, so the answer never began. Reason briefly, close the reasoning, then write the answer."),
                     again,
@@ -410,8 +444,7 @@ impl ParseError {
                 again,
             ),
             _ => {
-                let message = &self.0.message;
-                let said = message[..self.0.advice_at.unwrap_or(message.len())].trim_end_matches(['.', ';', ',', ' ']);
+                let said = self.0.said.trim_end_matches(['.', ';', ',', ' ']);
                 (
                     format!("{}.", sentence(said)),
                     format!("Write the whole answer again, in {format}, with this fixed; keep everything else as it was."),
@@ -421,23 +454,13 @@ impl ParseError {
         format!("Your answer could not be used. {what}\n{again}")
     }
 
-    /// The message from byte `at` on is advice to the caller, not for the
-    /// model: [`retry_prompt`](Self::retry_prompt) leaves it out.
-    pub(crate) fn advice_from(mut self, at: usize) -> Self {
-        self.0.advice_at = Some(at);
-        self
-    }
-
     /// Adds `note` to what the message says, before its advice to the caller,
     /// so that the retry turn carries it too.
     pub(crate) fn also(mut self, note: &str) -> Self {
-        let at = self.0.advice_at.unwrap_or(self.0.message.len());
-        let said = self.0.message[..at].trim_end_matches(['.', ';', ' ']).len();
-        let insert = format!("; {note}");
-        self.0.message.insert_str(said, &insert);
-        if let Some(advice) = &mut self.0.advice_at {
-            *advice += insert.len();
-        }
+        let said = &mut self.0.said;
+        let end = said.trim_end_matches(['.', ';', ' ']).len();
+        said.insert_str(end, &format!("; {note}"));
+        self.render();
         self
     }
 

@@ -8,7 +8,6 @@
 //! the model may have left a cell out.
 
 use super::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
-use crate::spec::error::{DecodeError, DecodeErrorKind};
 
 /// How the server said a completion ended: OpenAI's `finish_reason`, which
 /// llama.cpp, vLLM and most other servers report the same way.
@@ -206,16 +205,12 @@ pub(crate) fn settle_error(
         // Every row of a table dropped, the first for a cell only one column can be missing from.
         _ if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
             let column = e.line().and_then(missing).unwrap_or_default();
-            let what =
-                format!("the row has no `{column}`: every row of the table needs a value for it");
-            ParseError::new(
+            ParseError::advised(
                 ParseErrorKind::MissingField,
                 e.line(),
-                format!(
-                    "{what}; the model left it out, and no row of the table can be read without it"
-                ),
+                format!("the row has no `{column}`: every row of the table needs a value for it"),
+                "; the model left it out, and no row of the table can be read without it",
             )
-            .advice_from(what.len())
         }
         // Fields missing after a table that declared more rows than the
         // reply holds, at its end: a cut as likely as a field left out.
@@ -229,9 +224,7 @@ pub(crate) fn settle_error(
         FinishReason::Unknown
             if e.kind() == ParseErrorKind::Syntax
                 && e.line() == Some(last_line(completion))
-                && !e.is_whole()
-                && e.decode_error().map(DecodeError::kind)
-                    != Some(DecodeErrorKind::DuplicateKey) =>
+                && !e.is_whole() =>
         {
             e.on_last_line()
         }
@@ -281,16 +274,12 @@ fn dropped_rows<T>(
             format!("the row cannot be read ({})", row.detail),
         ),
     };
-    let message = if options.refuse_dropped_rows {
-        format!(
-            "{what}; dropping it would lose a record, and ReplyOptions::refuse_dropped_rows is set"
-        )
+    let advice = if options.refuse_dropped_rows {
+        "; dropping it would lose a record, and ReplyOptions::refuse_dropped_rows is set"
     } else {
-        format!(
-            "{what}, and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which"
-        )
+        ", and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which"
     };
-    Err(ParseError::new(kind, Some(row.line), message).advice_from(what.len()))
+    Err(ParseError::advised(kind, Some(row.line), what, advice))
 }
 
 /// Does the completion end on a row of a table that declares more rows

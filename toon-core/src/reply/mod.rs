@@ -553,6 +553,10 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
             plain,
         )
         .with_source(e),
+        // A key written twice is whole: no cut of the reply writes one.
+        _ if e.kind() == K::DuplicateKey => ParseError::new(kind, Some(e.line()), plain)
+            .with_source(e)
+            .whole(),
         _ => ParseError::new(kind, Some(e.line()), plain).with_source(e),
     }
 }
