@@ -496,6 +496,12 @@ struct Seed<'s, 'de, S> {
     role: Role,
 }
 
+impl<'s, 'de, S> Seed<'s, 'de, S> {
+    fn new(seed: S, state: Shared<'s, 'de>, role: Role) -> Self {
+        Seed { seed, state, role }
+    }
+}
+
 impl<'s, 'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'s, 'de, S> {
     type Value = S::Value;
 
@@ -534,11 +540,7 @@ impl<'s, 'de, A: SeqAccess<'de>> SeqAccess<'de> for Items<'s, 'de, A> {
     ) -> Result<Option<S::Value>, Self::Error> {
         let (state, index) = (self.state, self.index);
         self.index += 1;
-        let seed = Seed {
-            seed,
-            state,
-            role: Role::Value,
-        };
+        let seed = Seed::new(seed, state, Role::Value);
         at(state, Step::Index(index), || {
             self.seq.next_element_seed(seed)
         })
@@ -568,11 +570,7 @@ impl<'s, 'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'s, 'de, A> {
         seed: S,
     ) -> Result<Option<S::Value>, Self::Error> {
         let state = self.state;
-        let seed = Seed {
-            seed,
-            state,
-            role: Role::Key,
-        };
+        let seed = Seed::new(seed, state, Role::Key);
         let key = self.map.next_key_seed(seed).map_err(|e| back(state, e))?;
         if key.is_none() && self.of_struct && !self.any {
             let mut state = state.borrow_mut();
@@ -590,11 +588,7 @@ impl<'s, 'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'s, 'de, A> {
     ) -> Result<S::Value, Self::Error> {
         let state = self.state;
         let key = state.borrow_mut().key.take().unwrap_or(Cow::Borrowed("?"));
-        let seed = Seed {
-            seed,
-            state,
-            role: Role::Value,
-        };
+        let seed = Seed::new(seed, state, Role::Value);
         at(state, Step::Key(key), || self.map.next_value_seed(seed)).map_err(|e| back(state, e))
     }
 
@@ -618,11 +612,7 @@ impl<'s, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Variant<'s, 'de, A> {
         seed: S,
     ) -> Result<(S::Value, Self::Variant), Self::Error> {
         let state = self.state;
-        let seed = Seed {
-            seed,
-            state,
-            role: Role::Key,
-        };
+        let seed = Seed::new(seed, state, Role::Key);
         let (value, data) = self.data.variant_seed(seed).map_err(|e| back(state, e))?;
         Ok((value, Variant { data, state }))
     }
@@ -649,11 +639,7 @@ impl<'s, 'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<'s, 'de, A> 
         seed: S,
     ) -> Result<S::Value, Self::Error> {
         let state = self.state;
-        let seed = Seed {
-            seed,
-            state,
-            role: Role::Value,
-        };
+        let seed = Seed::new(seed, state, Role::Value);
         self.value(|data| data.newtype_variant_seed(seed))
     }
 
