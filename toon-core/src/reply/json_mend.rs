@@ -248,6 +248,13 @@ mod tests {
         assert_eq!(mended(r#"{"a": yes}"#), "(none)");
         assert_eq!(mended("{'a': 'cut off"), "(none)");
         assert_eq!(mended("{\"a\": 1 /* never closed"), "(none)");
+        // A word is mended whole or not at all, and `//` right after a colon
+        // is a URL's, not a comment taking the rest of the line with it.
+        assert_eq!(mended(r#"{"a": True-ish}"#), "(none)");
+        assert_eq!(
+            mended(r#"{"u": http://x.org, "b": 1,}"#),
+            r#"{"u": http://x.org, "b": 1}"#
+        );
         // Prose after the first value is not mended (its apostrophe is no quote).
         assert_eq!(
             mended("{\"a\": 1,}\nThat's it, True."),
