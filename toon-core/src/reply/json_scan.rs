@@ -4,6 +4,7 @@
 //! It gives what stands outside strings, each string's raw text, words and
 //! comments, and whether the text ends inside a string.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// One piece of JSON text.
@@ -172,15 +173,15 @@ pub(crate) struct Twice {
 /// value), where no object in it writes a key twice.
 pub(crate) fn keys(json: &str) -> Result<HashSet<String>, Twice> {
     // Each open object's keys and whether a key comes next; `None` for an array.
-    let mut open: Vec<Option<(HashSet<String>, bool)>> = Vec::new();
+    let mut open: Vec<Option<(Seen<'_>, bool)>> = Vec::new();
     let mut root = HashSet::new();
     for (at, tok) in Scan::new(json) {
         match tok {
-            Tok::Open(b'{') => open.push(Some((HashSet::new(), true))),
+            Tok::Open(b'{') => open.push(Some((Seen::default(), true))),
             Tok::Open(_) => open.push(None),
             Tok::Close(_) => {
                 if let (Some(Some((keys, _))), true) = (open.pop(), open.is_empty()) {
-                    root = keys;
+                    root = keys.into_owned();
                 }
             }
             Tok::Comma => {
@@ -194,18 +195,61 @@ pub(crate) fn keys(json: &str) -> Result<HashSet<String>, Twice> {
                 };
                 *key_next = false;
                 let key = if raw.contains('\\') {
-                    serde_json::from_str(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_owned())
+                    let unescaped = serde_json::from_str(&format!("\"{raw}\""));
+                    Cow::Owned(unescaped.unwrap_or_else(|_| raw.to_owned()))
                 } else {
-                    raw.to_owned()
+                    Cow::Borrowed(raw)
                 };
-                if !keys.insert(key.clone()) {
-                    return Err(Twice { key, at });
+                if let Some(key) = keys.insert(key) {
+                    return Err(Twice {
+                        key: key.into_owned(),
+                        at,
+                    });
                 }
             }
             _ => {}
         }
     }
     Ok(root)
+}
+
+/// The keys of one object so far: a list while it is short, as most are,
+/// a set once it is long, so that an object of many keys costs no more than
+/// a pass over them.
+#[derive(Default)]
+struct Seen<'t> {
+    few: Vec<Cow<'t, str>>,
+    many: HashSet<Cow<'t, str>>,
+}
+
+impl<'t> Seen<'t> {
+    /// Adds `key`; gives it back if the object has it already.
+    fn insert(&mut self, key: Cow<'t, str>) -> Option<Cow<'t, str>> {
+        const FEW: usize = 16;
+        if self.many.is_empty() {
+            if self.few.contains(&key) {
+                return Some(key);
+            }
+            if self.few.len() < FEW {
+                self.few.push(key);
+                return None;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        if self.many.contains(&key) {
+            return Some(key);
+        }
+        self.many.insert(key);
+        None
+    }
+
+    fn into_owned(self) -> HashSet<String> {
+        self.few
+            .into_iter()
+            .chain(self.many)
+            .map(Cow::into_owned)
+            .collect()
+    }
 }
 
 #[cfg(test)]
