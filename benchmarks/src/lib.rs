@@ -320,6 +320,11 @@ where
                 Box::new(|| serde_json::from_str(&self.json).unwrap()),
             ),
             (
+                // A `Toon` type read from the same data as a JSON reply.
+                named("from_json_reply"),
+                Box::new(|| toon_core::from_json_reply::<Vec<T>>(&self.json).unwrap()),
+            ),
+            (
                 named("from_toon"),
                 Box::new(|| Vec::<T>::from_toon(&self.toon).unwrap()),
             ),
