@@ -435,7 +435,16 @@ fn a_serde_refusal_is_named_by_what_raised_it_not_its_words() {
     let e = serde_read::<Reading>(&format!("{{\"level\": 1, {unit}, \"level\": 2}}")).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
     assert!(e.message().contains("writes a key twice"), "{e}");
-    // Not a number past every range: a syntax error.
+    // Not a number past every range, nor JSON's: a syntax error, whatever
+    // character serde_json stopped inside.
+    for reply in [
+        "{\"level\": “high”}",
+        "{\"level\": +1e999}",
+        "{\"level\": 01e999}",
+    ] {
+        let e = serde_read::<Reading>(reply).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");
+    }
     let e =
         serde_read::<Reading>(&format!("{{\"level\": 1, {unit}, \"value\": 1e4x}}")).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::Syntax, "{e}");

@@ -78,13 +78,10 @@ pub(crate) fn read_first<'de, T: Deserialize<'de>>(
     };
     let state = RefCell::new(State::default());
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Track::new(&mut de, &state)).map_err(|e| {
-        let state = state.borrow();
-        Refusal {
-            json: e.error,
-            said: e.said,
-            path: state.error_path.clone().flatten(),
-        }
+    let value = T::deserialize(Track::new(&mut de, &state)).map_err(|e| Refusal {
+        json: e.error,
+        said: e.said,
+        path: e.path.flatten(),
     })?;
     let (end, rest) = match de.end() {
         Ok(()) => (text.trim_end().len(), None),
@@ -127,20 +124,55 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// Is the number serde_json stopped at, on `line` and `column` of `text`,
-/// beyond what any number type holds (`1e400`)? serde_json calls that a
-/// syntax error; the JSON is whole and the value is what is wrong.
+/// a JSON number beyond what any number type holds (`1e400`)? serde_json
+/// calls that a syntax error; the JSON is whole and the value is what is wrong.
 pub(crate) fn out_of_range(text: &str, line: usize, column: usize) -> bool {
-    let at = offset_of(text, line, column).min(text.len());
     let b = text.as_bytes();
+    let at = offset_of(text, line, column).min(b.len());
     let number = |c: &u8| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E');
     let start = b[..at]
         .iter()
         .rposition(|c| !number(c))
         .map_or(0, |i| i + 1);
     let end = at + b[at..].iter().take_while(|c| number(c)).count();
-    text[start..end]
-        .parse::<f64>()
-        .is_ok_and(|n| n.is_infinite())
+    // Bytes of a number only, so ASCII, wherever in a character `at` fell.
+    let literal = &b[start..end];
+    json_number(literal)
+        && std::str::from_utf8(literal)
+            .ok()
+            .and_then(|n| n.parse::<f64>().ok())
+            .is_some_and(f64::is_infinite)
+}
+
+/// Is `b` a number as JSON writes one: `-`, an integer part without a
+/// leading zero, then a fraction and an exponent, each if any?
+fn json_number(b: &[u8]) -> bool {
+    let digits = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let b = b.strip_prefix(b"-").unwrap_or(b);
+    let int = digits(b);
+    if int == 0 || (int > 1 && b[0] == b'0') {
+        return false;
+    }
+    let mut rest = &b[int..];
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+        let exponent = exponent
+            .strip_prefix(b"+")
+            .or_else(|| exponent.strip_prefix(b"-"))
+            .unwrap_or(exponent);
+        let n = digits(exponent);
+        if n == 0 {
+            return false;
+        }
+        rest = &exponent[n..];
+    }
+    rest.is_empty()
 }
 
 /// One step down a JSON value.
@@ -156,11 +188,9 @@ struct State<'de> {
     path: Vec<Step<'de>>,
     /// The key just read, for the value after it.
     key: Option<Cow<'de, str>>,
-    /// The cause of the error passing through serde_json, for the wrapper
-    /// that gets it back.
-    crossing: Option<Said>,
-    /// Where the first error was raised (`Some(None)` at the root).
-    error_path: Option<Option<String>>,
+    /// The cause of the error passing through serde_json and where it was
+    /// raised, for the wrapper that gets it back.
+    crossing: Option<(Said, Option<String>)>,
     empty: Option<Option<String>>,
 }
 
@@ -185,24 +215,30 @@ impl<'de> State<'de> {
         }
         Some(out)
     }
-
-    /// The error is raised here, if it was not deeper.
-    fn raised_here(&mut self) {
-        if self.error_path.is_none() {
-            self.error_path = Some(self.path());
-        }
-    }
 }
 
 /// The shared state, as each wrapper holds it.
 type Shared<'s, 'de> = &'s RefCell<State<'de>>;
 
 /// An error as the type's `Deserialize` sees it: serde_json's (or, inside
-/// serde_json's reading, the error type it passes), with its cause.
+/// serde_json's reading, the error type it passes), with its cause and,
+/// once it has passed a wrapper, the path it was raised at (`Some(None)` at
+/// the root). An error the type catches is dropped with its path.
 #[derive(Debug)]
 pub(crate) struct Refused<E> {
     error: E,
     said: Said,
+    path: Option<Option<String>>,
+}
+
+impl<E> Refused<E> {
+    fn new(error: E, said: Said) -> Self {
+        Refused {
+            error,
+            said,
+            path: None,
+        }
+    }
 }
 
 impl<E: Display> Display for Refused<E> {
@@ -215,69 +251,52 @@ impl<E: de::Error> std::error::Error for Refused<E> {}
 
 impl<E: de::Error> de::Error for Refused<E> {
     fn custom<T: Display>(msg: T) -> Self {
-        Refused {
-            error: E::custom(msg),
-            said: Said::WrongType,
-        }
+        Refused::new(E::custom(msg), Said::WrongType)
     }
     fn invalid_type(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
-        Refused {
-            error: E::invalid_type(unexp, exp),
-            said: Said::WrongType,
-        }
+        Refused::new(E::invalid_type(unexp, exp), Said::WrongType)
     }
     fn invalid_value(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
-        Refused {
-            error: E::invalid_value(unexp, exp),
-            said: Said::NotAllowed,
-        }
+        Refused::new(E::invalid_value(unexp, exp), Said::NotAllowed)
     }
     fn invalid_length(len: usize, exp: &dyn Expected) -> Self {
-        Refused {
-            error: E::invalid_length(len, exp),
-            said: Said::NotAllowed,
-        }
+        Refused::new(E::invalid_length(len, exp), Said::NotAllowed)
     }
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
-        Refused {
-            error: E::unknown_variant(variant, expected),
-            said: Said::NoVariant,
-        }
+        Refused::new(E::unknown_variant(variant, expected), Said::NoVariant)
     }
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        Refused {
-            error: E::unknown_field(field, expected),
-            said: Said::UnknownKey,
-        }
+        Refused::new(E::unknown_field(field, expected), Said::UnknownKey)
     }
     fn missing_field(field: &'static str) -> Self {
-        Refused {
-            error: E::missing_field(field),
-            said: Said::Missing,
-        }
+        Refused::new(E::missing_field(field), Said::Missing)
     }
     fn duplicate_field(field: &'static str) -> Self {
-        Refused {
-            error: E::duplicate_field(field),
-            said: Said::Twice,
-        }
+        Refused::new(E::duplicate_field(field), Said::Twice)
     }
 }
 
-/// An error coming back out of serde_json: the cause it crossed with, or
-/// serde_json's own, raised here.
+/// An error coming back out of serde_json: the cause and place it crossed
+/// with, or serde_json's own, raised here.
 fn back<E>(state: Shared<'_, '_>, error: E) -> Refused<E> {
     let mut state = state.borrow_mut();
-    let said = state.crossing.take().unwrap_or(Said::Json);
-    state.raised_here();
-    Refused { error, said }
+    let (said, path) = match state.crossing.take() {
+        Some(crossed) => crossed,
+        None => (Said::Json, state.path()),
+    };
+    Refused {
+        error,
+        said,
+        path: Some(path),
+    }
 }
 
-/// An error going into serde_json: its cause is left for [`back`].
+/// An error going into serde_json: its cause and place are left for
+/// [`back`], the place being here if it has none yet.
 fn across<E>(state: Shared<'_, '_>, refused: Refused<E>) -> E {
     let mut state = state.borrow_mut();
-    state.crossing = Some(refused.said);
-    state.raised_here();
+    let path = refused.path.unwrap_or_else(|| state.path());
+    state.crossing = Some((refused.said, path));
     refused.error
 }
 
@@ -375,6 +394,16 @@ struct Visit<'s, 'de, V> {
 }
 
 impl<'de, V> Visit<'_, 'de, V> {
+    /// The role of what this value wraps (an `Option`'s, a newtype's): a
+    /// key's is a key too.
+    fn inner(&self) -> Role {
+        if self.role == Role::Key {
+            Role::Key
+        } else {
+            Role::Value
+        }
+    }
+
     /// A key's text, for the value after it.
     fn key(&self, text: impl FnOnce() -> Cow<'de, str>) {
         if self.role == Role::Key {
@@ -443,16 +472,16 @@ impl<'s, 'de, V: Visitor<'de>> Visitor<'de> for Visit<'s, 'de, V> {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
-        let state = self.state;
+        let (state, role) = (self.state, self.inner());
         self.visitor
-            .visit_some(Track::new(de, state))
+            .visit_some(Track { de, state, role })
             .map_err(|e| across(state, e))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
-        let state = self.state;
+        let (state, role) = (self.state, self.inner());
         self.visitor
-            .visit_newtype_struct(Track::new(de, state))
+            .visit_newtype_struct(Track { de, state, role })
             .map_err(|e| across(state, e))
     }
 
@@ -570,6 +599,8 @@ impl<'s, 'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'s, 'de, A> {
         seed: S,
     ) -> Result<Option<S::Value>, Self::Error> {
         let state = self.state;
+        // A key no visit gives the text of is `?`, never the one before.
+        state.borrow_mut().key = None;
         let seed = Seed::new(seed, state, Role::Key);
         let key = self.map.next_key_seed(seed).map_err(|e| back(state, e))?;
         if key.is_none() && self.of_struct && !self.any {
@@ -631,7 +662,9 @@ impl<'s, 'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<'s, 'de, A> 
     type Error = Refused<A::Error>;
 
     fn unit_variant(self) -> Result<(), Self::Error> {
-        self.value(|data| data.unit_variant())
+        // No value: the name stays the key of what follows, as a map's key.
+        let state = self.state;
+        self.data.unit_variant().map_err(|e| back(state, e))
     }
 
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(
@@ -783,6 +816,36 @@ mod tests {
     }
 
     #[test]
+    fn an_error_caught_by_the_type_leaves_no_path_behind() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Lenient {
+            #[serde(deserialize_with = "zero_if_not")]
+            a: u32,
+            b: String,
+        }
+        fn zero_if_not<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+            Ok(u32::deserialize(d).unwrap_or(0))
+        }
+        let r = refused::<Lenient>("{\"a\": \"x\", \"b\": 7}");
+        assert_eq!((r.said, r.path.as_deref()), (Said::Json, Some("b")));
+    }
+
+    #[test]
+    fn a_key_read_as_an_enum_or_a_newtype_names_its_value() {
+        #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+        enum Side {
+            Left,
+        }
+        #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+        struct Name(String);
+        let r = refused::<std::collections::BTreeMap<Side, u8>>("{\"Left\": -1}");
+        assert_eq!(r.path.as_deref(), Some("Left"));
+        let r = refused::<std::collections::BTreeMap<Name, u8>>("{\"n\": -1}");
+        assert_eq!(r.path.as_deref(), Some("n"));
+    }
+
+    #[test]
     fn a_value_ends_where_json_lets_it_end() {
         let read = read_first::<Vec<u8>>("[1, 2]\n\nThat is all.")
             .unwrap()
@@ -798,8 +861,19 @@ mod tests {
     fn a_number_past_every_range_is_told_from_a_syntax_error() {
         let e = refused::<Vec<f64>>("[1e400]");
         assert!(out_of_range("[1e400]", e.json.line(), e.json.column()));
-        let text = "[1, x]";
-        let e = refused::<Vec<f64>>(text);
-        assert!(!out_of_range(text, e.json.line(), e.json.column()));
+        // Not JSON's numbers, and a place inside a character: no.
+        for text in [
+            "[1, x]",
+            "[+1e999]",
+            "[01e999]",
+            "{\"a\": “x”}",
+            "[\"\\é\"]",
+        ] {
+            let e = refused::<serde_json::Value>(text);
+            assert!(
+                !out_of_range(text, e.json.line(), e.json.column()),
+                "{text}"
+            );
+        }
     }
 }

@@ -251,6 +251,8 @@ mod tests {
         // A word is mended whole or not at all, and `//` right after a colon
         // is a URL's, not a comment taking the rest of the line with it.
         assert_eq!(mended(r#"{"a": True-ish}"#), "(none)");
+        assert_eq!(mended("{\"a\":// note\n 1}"), "{\"a\":\n 1}");
+        assert_eq!(mended("{\"a\":/* none */ null}"), "{\"a\": null}");
         assert_eq!(
             mended(r#"{"u": http://x.org, "b": 1,}"#),
             r#"{"u": http://x.org, "b": 1}"#

@@ -30,8 +30,9 @@ pub(crate) enum Tok<'t> {
 
 /// The pieces of JSON text, each with its offset. A string runs from `"` to
 /// the next `"` no backslash escapes; a `//` comment (but right after a
-/// colon, as in `http://`) runs to its line's end, a `/* */` one to its
-/// close, and either to the end of the text where it never ends.
+/// colon and followed by no space, as in `http://`) runs to its line's end, a
+/// `/* */` one to its close, and either to the end of the text where it never
+/// ends.
 #[derive(Clone)]
 pub(crate) struct Scan<'t> {
     text: &'t str,
@@ -79,10 +80,19 @@ impl<'t> Scan<'t> {
         self.at
     }
 
-    /// A comment starts at `at`.
+    /// A comment starts at `at`: `/*`, or `//` but where it follows a colon
+    /// and goes on with no space, as in an unquoted `http://host`.
     fn comment_at(&self, at: usize) -> bool {
         let b = self.text.as_bytes();
-        b[at] == b'/' && self.previous != b':' && matches!(b.get(at + 1), Some(b'/' | b'*'))
+        match b.get(at + 1) {
+            Some(b'*') => b[at] == b'/',
+            Some(b'/') => {
+                let url = self.previous == b':'
+                    && b.get(at + 2).is_some_and(|c| !c.is_ascii_whitespace());
+                b[at] == b'/' && !url
+            }
+            _ => false,
+        }
     }
 }
 
