@@ -8,17 +8,12 @@
 
 use std::borrow::Cow;
 
-use super::layout::{indent_of, is_blank, may_end_with, may_start_with};
+use super::layout::{indent_of, is_blank, may_end_with, may_start_with, table_header, Head};
 use super::{ParseError, Repair, RepairKind};
-use crate::spec::header::{parse_header, HeaderParse};
-use crate::spec::lex::trim_spaces;
 
 pub(crate) const THINK_OPEN: &str = "<think>";
 pub(crate) const THINK_CLOSE: &str = "</think>";
 pub(crate) const TOOL_TAGS: [&str; 2] = ["<tool_call>", "</tool_call>"];
-
-/// A table header: the rows it declares, its delimiter and the cells of a row.
-pub(crate) type Head = (usize, char, usize);
 
 /// The table a line is a row of: the rows before it, and its header.
 pub(crate) type Row = Option<(usize, Head)>;
@@ -269,20 +264,6 @@ pub(crate) fn expecting_rows(line: &str, row: Row) -> Option<(char, usize)> {
 /// [`expecting_rows`] after line `i` of `lines`.
 pub(crate) fn expecting_rows_at(lines: &[Cow<'_, str>], i: usize) -> Option<(char, usize)> {
     expecting_rows(&lines[i], row_at(lines, i))
-}
-
-/// The table header on `line`, if it is one (with a field list; also on a
-/// list item's hyphen line, `- rows[2]{a}:`).
-pub(crate) fn table_header(line: &str) -> Option<Head> {
-    let content = trim_spaces(line);
-    let content = content.strip_prefix("- ").unwrap_or(content);
-    match parse_header(content, 8) {
-        HeaderParse::Header(h) => {
-            let cells = crate::spec::header::Field::leaf_count(h.fields.as_deref()?);
-            Some((h.length, h.delim, cells))
-        }
-        _ => None,
-    }
 }
 
 /// The tool-call tags that wrap this line, to strip: an opening tag that

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use super::{Repair, RepairKind};
 use crate::spec::error::DecodeErrorKind;
 use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::lex::trim_spaces;
 
 pub(crate) fn indent_of(line: &str) -> usize {
     line.bytes().take_while(|&b| b == b' ').count()
@@ -284,8 +285,8 @@ pub(crate) fn is_fence(line: &str) -> bool {
 pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     let mut i = 0;
     while i < lines.len() {
-        let header = memchr::memchr(b'[', lines[i].as_bytes())
-            .and_then(|_| super::classify::table_header(&lines[i]));
+        let header =
+            memchr::memchr(b'[', lines[i].as_bytes()).and_then(|_| table_header(&lines[i]));
         let Some((declared, delim, _)) = header else {
             i += 1;
             continue;
@@ -342,6 +343,23 @@ pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
             }
         }
         i = j.max(i + 1);
+    }
+}
+
+/// A table header: the rows it declares, its delimiter and the cells of a row.
+pub(crate) type Head = (usize, char, usize);
+
+/// The table header on `line`, if it is one (with a field list; also on a
+/// list item's hyphen line, `- rows[2]{a}:`).
+pub(crate) fn table_header(line: &str) -> Option<Head> {
+    let content = trim_spaces(line);
+    let content = content.strip_prefix("- ").unwrap_or(content);
+    match parse_header(content, 8) {
+        HeaderParse::Header(h) => {
+            let cells = crate::spec::header::Field::leaf_count(h.fields.as_deref()?);
+            Some((h.length, h.delim, cells))
+        }
+        _ => None,
     }
 }
 

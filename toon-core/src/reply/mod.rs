@@ -571,7 +571,7 @@ fn under_its_header(lines: &[Cow<'_, str>], line: usize) -> bool {
     let Some(above) = (0..line - 1).rev().find(|&i| !is_blank(&lines[i])) else {
         return false;
     };
-    let outside = if classify::table_header(&lines[above]).is_some() {
+    let outside = if layout::table_header(&lines[above]).is_some() {
         indent_of(row) <= indent_of(&lines[above])
     } else {
         indent_of(row) < indent_of(&lines[above])

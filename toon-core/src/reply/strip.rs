@@ -4,13 +4,11 @@
 //! Stripped text is blanked, never removed, so every line keeps its number and
 //! errors and repairs point at the line of the completion.
 
-use crate::reply::layout::{is_blank, is_fence};
+use crate::reply::layout::{is_blank, is_fence, table_header};
 use std::borrow::Cow;
 
 use super::beside::{answer_beside, holds_data, Keys};
-use super::classify::{
-    expecting_rows, table_header, Classifier, Row, THINK_CLOSE, THINK_OPEN, TOOL_TAGS,
-};
+use super::classify::{expecting_rows, Classifier, Row, THINK_CLOSE, THINK_OPEN, TOOL_TAGS};
 use super::{Guide, ParseError, ParseErrorKind, Repair, RepairKind};
 use crate::spec::header::{parse_header, HeaderParse};
 use crate::spec::lex::{find_unquoted, split_unquoted, trim_spaces};

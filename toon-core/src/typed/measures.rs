@@ -3,8 +3,22 @@
 //! plain struct ([`Measures`]) for callers who log their own way, and, with
 //! the `tracing` feature, as `tracing` events.
 
-use super::parser::Attempt;
 use crate::reply::{FinishReason, ParseError, ParseErrorKind, Repair, RepairKind};
+
+/// One answer the model gave and what became of it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Attempt {
+    /// The reply as the model wrote it.
+    pub reply: String,
+    /// How the server said it ended.
+    pub finish_reason: FinishReason,
+    /// The tokens it took, where the server said (its response's `usage`;
+    /// an exchange reads it, `parse_with_retries` has only the text).
+    pub completion_tokens: Option<u64>,
+    /// Its repairs, or why it was refused.
+    pub outcome: Result<Vec<Repair>, ParseError>,
+}
 
 /// The counts of one ask (or one parse): what a dashboard of a model's
 /// answers reads, from [`Retried::measures`](crate::retry::Retried::measures)

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::measures::Measures;
+use super::measures::{Attempt, Measures};
 use super::Toon;
 use crate::reply::{FinishReason, Format, ParseError, ParseErrorKind, Repair, Reply, ReplyOptions};
 
@@ -354,21 +354,6 @@ impl Turn {
             finish_reason,
         }
     }
-}
-
-/// One answer the model gave and what became of it.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Attempt {
-    /// The reply as the model wrote it.
-    pub reply: String,
-    /// How the server said it ended.
-    pub finish_reason: FinishReason,
-    /// The tokens it took, where the server said (its response's `usage`;
-    /// an exchange reads it, `parse_with_retries` has only the text).
-    pub completion_tokens: Option<u64>,
-    /// Its repairs, or why it was refused.
-    pub outcome: Result<Vec<Repair>, ParseError>,
 }
 
 /// The value read at last, with every attempt, for counting how often a first
