@@ -184,7 +184,10 @@ pub fn read_refused<T: Toon>(reply: &str) -> Result<T, toon_core::ParseError> {
         refuse_dropped_rows: true,
         ..Default::default()
     };
-    toon_core::ToonOutputParser::<T>::new().options(options).parse_with_report(reply).map(|r| r.value)
+    toon_core::ToonOutputParser::<T>::new()
+        .options(options)
+        .parse_with_report(reply)
+        .map(|r| r.value)
 }
 
 /// A decoder under test: its benchmark name and what it runs.
@@ -275,7 +278,9 @@ where
             data,
         };
         for (name, decode) in inputs.decoders() {
-            let reads_nothing = name.ends_with("refused") || name.ends_with("feed_4_bytes");
+            let reads_nothing = name.ends_with("refused")
+                || name.ends_with("feed_4_bytes")
+                || name.ends_with("events_4_bytes");
             let expected = if reads_nothing {
                 &[][..]
             } else {
@@ -308,7 +313,8 @@ where
             .map(|at| &self.toon[at..self.toon.len().min(at + 4)])
             .collect();
         let lines: Vec<&str> = self.toon.split_inclusive('\n').collect();
-        let (read_chunks, feed_chunks) = (chunks.clone(), chunks.clone());
+        let (read_chunks, feed_chunks, event_chunks) =
+            (chunks.clone(), chunks.clone(), chunks.clone());
         let rooted = &self.rooted[0];
         let struct_chunks: Vec<&str> = (0..rooted.len())
             .step_by(4)
@@ -421,6 +427,22 @@ where
                     }
                     s.end();
                     s.finish().unwrap().value.rows
+                }),
+            ),
+            (
+                // The stream's pushes alone, every event decided and dropped,
+                // no `finish`: beside `stream_4_bytes`, what the events cost
+                // apart from the whole reply's decode.
+                named("events_4_bytes"),
+                Box::new(move || {
+                    let mut s = toon_core::stream::ToonEvents::<Vec<T>>::new();
+                    let mut events = 0;
+                    for chunk in &event_chunks {
+                        events += s.push(chunk).len();
+                    }
+                    events += s.end().len();
+                    assert_eq!(events, self.data.len());
+                    Vec::new()
                 }),
             ),
             (
