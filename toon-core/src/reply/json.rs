@@ -90,16 +90,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
     let text = joined.trim_end();
     too_deep(text, max_depth)?;
     let error = match first_value::<T>(text) {
-        Ok(Some(First {
-            value,
-            end,
-            keys,
-            empty,
-        })) => {
-            prose_after(text, end, &keys, repairs).map_err(second_value)?;
-            said_nothing(empty, &text[..end], |line| line)?;
-            return Ok(value);
-        }
+        Ok(Some(first)) => return answer(first, text, repairs, |line| line),
         Ok(None) => return Err(ParseError::empty()),
         Err(NotRead::Json(e)) => e,
         Err(twice_read) => return Err(twice(&twice_read, text, |line| line)),
@@ -136,12 +127,7 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         return Err(refuse(&error, None));
     };
     match first_value::<T>(&mended.text) {
-        Ok(Some(First {
-            value,
-            end,
-            keys,
-            empty,
-        })) => {
+        Ok(Some(first)) => {
             // The fixes come in the order of their offsets: one cursor counts
             // the lines before each, so many fixes cost one pass over the text.
             let (mut line, mut at) = (1, 0);
@@ -153,19 +139,9 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
                 at = offset.max(at);
                 repairs.push(Repair::new(kind, line, what));
             }
-            prose_after(&mended.text, end, &keys, repairs)
-                .map_err(|line| second_value(mended.original_line(line, 1)))?;
-            if let Some(r) = repairs
-                .last_mut()
-                .filter(|r| r.kind == RepairKind::StrippedProse)
-            {
-                // The prose's line, counted in the reply rather than the mended text.
-                r.line = mended.original_line(r.line, 1);
-            }
-            said_nothing(empty, &mended.text[..end], |line| {
+            answer(first, &mended.text, repairs, |line| {
                 mended.original_line(line, 1)
-            })?;
-            Ok(value)
+            })
         }
         // What the mended text says is wrong is what is left to say, except
         // that a cut reply is named by its own error.
@@ -179,6 +155,31 @@ pub(crate) fn decode_json_as<T: DeserializeOwned>(
         })),
         _ => Err(refuse(&error, None)),
     }
+}
+
+/// The first value read from `text` as the answer: what follows it is
+/// prose, reported, or a second answer, refused; an empty object read as a
+/// struct is refused. `in_reply` maps a line of `text` to the reply's.
+fn answer<T>(
+    first: First<T>,
+    text: &str,
+    repairs: &mut Vec<Repair>,
+    in_reply: impl Fn(usize) -> usize,
+) -> Result<T, ParseError> {
+    let First {
+        value,
+        end,
+        keys,
+        empty,
+    } = first;
+    let before = repairs.len();
+    prose_after(text, end, &keys, repairs).map_err(|line| second_value(in_reply(line)))?;
+    // The prose's line, counted in the reply rather than the text read.
+    for r in &mut repairs[before..] {
+        r.line = in_reply(r.line);
+    }
+    said_nothing(empty, &text[..end], in_reply)?;
+    Ok(value)
 }
 
 /// Refuses the JSON value `json` where its type read an empty object in it as
