@@ -8,9 +8,10 @@
 //!   no such variant, a wrong type), so that no one reads it from its words.
 //!
 //! serde's API hands each error back through serde_json as serde_json's own
-//! type. So each error crossing into serde_json leaves its cause in the shared
-//! [`State`], and the wrapper that gets the error back picks it up again; the
-//! error itself passes unchanged, and serde_json places it as it always does.
+//! type. So each error crossing into serde_json leaves its cause and the path
+//! it was raised at in the shared [`State`], and the wrapper that gets the
+//! error back picks them up again; the error itself passes unchanged, and
+//! serde_json places it as it always does.
 //! What serde buffers before reading (fields flattened into a struct, an
 //! untagged or internally tagged enum) is read from the buffer, not through
 //! this wrapper: no empty object is found there, and its refusals are worded
