@@ -1,12 +1,15 @@
 //! What the reply pipeline forgives the specification's decoder: a wrong
-//! count, blank lines between rows, rows that cannot be read, and records
-//! written as `key: value` blocks where rows or items belong. Each forgiven
-//! refusal is kept as a [`Note`], which becomes the reply's repair.
+//! count, blank lines between rows, rows of the wrong width that the type
+//! reads another way, rows that cannot be read, and records written as
+//! `key: value` blocks where rows or items belong. Each forgiven refusal is
+//! kept as a [`Note`], which becomes the reply's repair.
 
+use super::{Guide, RepairKind};
 use crate::spec::decode::{end_at, error_at, key, lex_error, Cursor, Forgive, Result};
 use crate::spec::error::DecodeErrorKind;
-use crate::spec::header::{parse_header, Field, HeaderParse};
-use crate::spec::lex::{find_unquoted, parse_value_token, trim_spaces, Scalar};
+use crate::spec::header::{parse_header, Field, Header, HeaderParse};
+use crate::spec::lex::{find_unquoted, parse_value_token, read_cells, trim_spaces, Scalar};
+use crate::spec::lines::Line;
 use crate::spec::node::{Node, Object, Placed};
 
 /// Something forgiven, by the line it happened on.
@@ -32,15 +35,129 @@ pub(crate) enum Note {
         line: usize,
         records: usize,
     },
+    /// A row the type read at another width ([`Mend`]).
+    Mended {
+        line: usize,
+        kind: RepairKind,
+        detail: String,
+    },
+}
+
+/// How the expected type reads a row of a top-level table whose cells are
+/// not as many as its header names, where only one reading fits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Mend {
+    /// One cell short, and the column left out is optional: null in its place.
+    Fill { column: usize },
+    /// Wider by `extra` cells, which an unquoted delimiter split out of the
+    /// one text column that can hold them: the row's bytes `span` are that
+    /// column's text.
+    Join {
+        column: usize,
+        extra: usize,
+        span: (usize, usize),
+    },
+    /// One cell short, and only one column, a required one, can be the one
+    /// left out: the row is dropped, and the refusal or report names it.
+    Missing { column: usize },
 }
 
 /// The reply pipeline's forgiveness: everything [`Forgive`] asks, each noted.
-#[derive(Debug, Default)]
-pub(crate) struct Forgiving {
+pub(crate) struct Forgiving<'g> {
     pub notes: Vec<Note>,
+    /// The expected type, which mends rows of the wrong width.
+    pub guide: Option<&'g dyn Guide>,
+    /// Rows short of a required cell that only one column can be missing
+    /// from: (line, that column).
+    pub missing: Vec<(usize, String)>,
 }
 
-impl<'a> Forgive<'a> for Forgiving {
+impl<'g> Forgiving<'g> {
+    pub(crate) fn new(guide: Option<&'g dyn Guide>) -> Self {
+        Forgiving {
+            notes: Vec::new(),
+            guide,
+            missing: Vec::new(),
+        }
+    }
+}
+
+impl<'a> Forgive<'a> for Forgiving<'_> {
+    /// Where the type reads the row one way only (see [`Mend`]): the root's
+    /// tables only, the type's fields being the root's.
+    fn mend_row(
+        &mut self,
+        h: &Header<'a>,
+        depth: usize,
+        row: &Line<'a>,
+        cells: &mut Vec<Scalar<'a>>,
+    ) -> bool {
+        let (Some(guide), Some(key), Some(fields), 0) = (self.guide, &h.key, &h.fields, depth)
+        else {
+            return false;
+        };
+        let Some(mend) = guide.mend_row(key, fields, h.delim, row.content) else {
+            return false;
+        };
+        let width = Field::leaf_count(fields);
+        let start = cells.len();
+        // The guide counts the cells as the decoder reads them; a row read
+        // to another count is left to be refused.
+        let read_as = |count: usize, cells: &mut Vec<Scalar<'a>>| {
+            let read =
+                read_cells(row.content, h.delim, cells).is_ok() && cells.len() - start == count;
+            if !read {
+                cells.truncate(start);
+            }
+            read
+        };
+        let (kind, detail) = match mend {
+            Mend::Missing { column } => {
+                self.missing
+                    .push((row.number(), fields[column].name.clone()));
+                return false;
+            }
+            Mend::Fill { column } => {
+                if !read_as(width - 1, cells) {
+                    return false;
+                }
+                cells.insert(start + column, Scalar::Null);
+                (
+                    RepairKind::FilledCell,
+                    format!(
+                        "optional `{}` left out of the row; read as null",
+                        fields[column].name
+                    ),
+                )
+            }
+            Mend::Join {
+                column,
+                extra,
+                span: (from, to),
+            } => {
+                if !read_as(width + extra, cells) {
+                    return false;
+                }
+                let text = Scalar::String(row.content[from..to].to_owned());
+                cells.splice(start + column..=start + column + extra, [text]);
+                (
+                    RepairKind::RejoinedCells,
+                    format!(
+                        "{} cells read as one `{}` text",
+                        extra + 1,
+                        fields[column].name
+                    ),
+                )
+            }
+        };
+        self.notes.push(Note::Mended {
+            line: row.number(),
+            kind,
+            detail,
+        });
+        true
+    }
+
     fn count(&mut self, line: usize, declared: usize, actual: usize) -> bool {
         self.notes.push(Note::Count {
             line,

@@ -36,8 +36,10 @@ pub use wrapped::Wrapped;
 
 use crate::spec::decode::{decode_with, Spec};
 use crate::spec::error::{DecodeError, DecodeErrorKind};
+use crate::spec::header::Field;
 use crate::spec::node::Node;
 use crate::spec::options::DecodeOptions;
+pub(crate) use forgive::Mend;
 use forgive::{Forgiving, Note};
 
 /// How the reply decoders read a reply: limits, what the server said about how
@@ -175,10 +177,12 @@ pub(crate) trait Guide {
     /// before the first line that starts a document are prose.
     fn starts_document(&self, line: &str) -> bool;
     /// Text repairs run on the stripped lines of a TOON reply before the untyped
-    /// ones. Returns the rows short of a required cell that only one column can
-    /// be missing from, (line, that column), for the messages that name it.
-    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>)
-        -> Vec<(usize, String)>;
+    /// ones.
+    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>);
+    /// How the type reads `row`, a row of the top-level table `key` whose
+    /// cells are not as many as its header's `fields` name, where only one
+    /// reading fits; asked by the decoder when it meets such a row.
+    fn mend_row(&self, key: &str, fields: &[Field], delim: char, row: &str) -> Option<Mend>;
 }
 
 /// A decoded reply, each value placed on its line of the completion.
@@ -195,7 +199,8 @@ pub(crate) struct Guided<'c> {
 pub(crate) struct Findings {
     /// The lines of dropped rows that had fewer cells than their header.
     pub short_rows: Vec<usize>,
-    /// What the guide found of short rows: (line, the one column missing).
+    /// Rows short of a required cell that only one column can be missing
+    /// from, as the guide reads them: (line, that column).
     pub missing_cells: Vec<(usize, String)>,
     /// Every row the decoder dropped: (its line, its table's header line).
     pub dropped_rows: Vec<(usize, usize)>,
@@ -284,9 +289,17 @@ pub(crate) fn decode_reply_guided<'c>(
         let counted = layout::count_placeholders(&mut lines, &mut repairs);
         layout::hash_rows(&mut lines, &mut repairs);
         if let Some(guide) = guide {
-            findings.missing_cells = guide.repair(&mut lines, &mut repairs);
+            guide.repair(&mut lines, &mut repairs);
         }
-        let d = decode_repaired(completion, lines, &mut repairs, &counted, &spec, buf)?;
+        let d = decode_repaired(
+            completion,
+            lines,
+            &mut repairs,
+            &counted,
+            &spec,
+            buf,
+            (guide, &mut findings.missing_cells),
+        )?;
         for note in &d.notes {
             if let Note::DroppedRow {
                 line,
@@ -316,6 +329,7 @@ fn decode_repaired<'b>(
     counted: &[usize],
     spec: &DecodeOptions,
     buf: &'b mut String,
+    (guide, missing): (Option<&dyn Guide>, &mut Vec<(usize, String)>),
 ) -> Result<Decoded<'b>, ParseError> {
     // Lines are borrowed until a repair rewrites them, so keeping them is cheap.
     let original = lines.clone();
@@ -327,7 +341,7 @@ fn decode_repaired<'b>(
         indent_size,
         ..spec.clone()
     };
-    let first_try = forgiving(text, &options);
+    let first_try = forgiving(text, &options, guide, missing);
     let outcome = match first_try {
         Err(e) if is_indentation(&e) => {
             // No single unit explains the indentation; read each line's depth from
@@ -344,7 +358,7 @@ fn decode_repaired<'b>(
                     layout::add_header_colons(&mut relevelled, &mut Vec::new());
                     let text = relevelled.join("\n");
                     // This text is the function's own: what is read from it owns its strings.
-                    let outcome = forgiving(&text, spec).map(Decoded::into_owned);
+                    let outcome = forgiving(&text, spec, guide, missing).map(Decoded::into_owned);
                     if outcome.is_ok() {
                         repairs.retain(|r| r.kind != RepairKind::Reindented);
                         repairs.push(Repair::new(
@@ -412,12 +426,21 @@ impl Decoded<'_> {
     }
 }
 
-/// The specification's decoder, forgiving what the pipeline forgives.
-fn forgiving<'a>(text: &'a str, options: &DecodeOptions) -> Result<Decoded<'a>, DecodeError> {
-    let mut forgive = Forgiving::default();
-    let value = decode_with(text, options, &mut forgive)?;
+/// The specification's decoder, forgiving what the pipeline forgives, the
+/// rows of the wrong width mended where `guide` reads them one way. The rows
+/// short of a cell only one column can be missing from go to `missing`,
+/// whether the decode succeeds or not: its refusal may be such a row.
+fn forgiving<'a>(
+    text: &'a str,
+    options: &DecodeOptions,
+    guide: Option<&dyn Guide>,
+    missing: &mut Vec<(usize, String)>,
+) -> Result<Decoded<'a>, DecodeError> {
+    let mut forgive = Forgiving::new(guide);
+    let value = decode_with(text, options, &mut forgive);
+    *missing = forgive.missing;
     Ok(Decoded {
-        value,
+        value: value?,
         notes: forgive.notes,
     })
 }
@@ -481,6 +504,7 @@ fn note_to_repair(note: Note) -> Repair {
             "blank line between rows",
         ),
         Note::DroppedRow { line, reason, .. } => Repair::new(RepairKind::DroppedRow, line, reason),
+        Note::Mended { line, kind, detail } => Repair::new(kind, line, detail),
         Note::RecordBlock { line, records } => Repair::new(
             RepairKind::RecordsToTable,
             line,

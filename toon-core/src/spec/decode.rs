@@ -47,6 +47,18 @@ pub(crate) trait Forgive<'a> {
     fn blank_line(&mut self, _line: usize) -> bool {
         false
     }
+    /// A row under the table header `h` (standing at `depth`) whose cells
+    /// are not as many as the header names: its cells read another way,
+    /// written onto the end of `cells`, or `false` to leave it refused.
+    fn mend_row(
+        &mut self,
+        _h: &Header<'a>,
+        _depth: usize,
+        _row: &Line<'a>,
+        _cells: &mut Vec<Scalar<'a>>,
+    ) -> bool {
+        false
+    }
     /// A row that cannot be read (`short`: fewer cells than the header names),
     /// not on the last line where it would be a cut, under the header on
     /// line `header`: dropped?
@@ -489,6 +501,15 @@ impl<'a> Parser<'a, '_> {
             self.span = saved_span + 1;
             match self.row_cells(&row, row.content, h.delim, width, &mut table.cells) {
                 Ok(()) => {
+                    table.ends.push(table.cells.len());
+                    table.lines.push(row.number());
+                }
+                // A row of the wrong width may read another way the reader
+                // knows (its type's columns): asked before it is dropped.
+                Err(e)
+                    if e.kind() == DecodeErrorKind::WidthMismatch
+                        && self.forgive.mend_row(h, depth, &row, &mut table.cells) =>
+                {
                     table.ends.push(table.cells.len());
                     table.lines.push(row.number());
                 }

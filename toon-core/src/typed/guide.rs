@@ -6,11 +6,10 @@ use std::borrow::Cow;
 
 use super::context::loose_variant;
 use crate::reply::layout::{add_header_colon, indent_of, significant};
-use crate::reply::Guide;
+use crate::reply::{Guide, Mend};
 use crate::reply::{Repair, RepairKind};
 use crate::shape::{field_list, table_fields, FieldShape, Shape};
-use crate::spec::encode::quote;
-use crate::spec::header::{parse_header, HeaderParse};
+use crate::spec::header::{parse_header, Field, HeaderParse};
 use crate::spec::lex::{
     find_unquoted, parse_number, split_unquoted, split_unquoted_spans, trim_spaces, whole,
 };
@@ -80,24 +79,17 @@ impl Guide for TypeGuide {
         field(&self.fields, key).is_some()
     }
 
-    fn repair(
-        &self,
-        lines: &mut [Cow<'_, str>],
-        repairs: &mut Vec<Repair>,
-    ) -> Vec<(usize, String)> {
-        let mut missing = Vec::new();
-        apply(&self.fields, lines, repairs, &mut missing);
-        missing
+    fn repair(&self, lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
+        apply(&self.fields, lines, repairs);
+    }
+
+    fn mend_row(&self, key: &str, fields: &[Field], delim: char, row: &str) -> Option<Mend> {
+        mend_row(&self.fields, key, fields, delim, row)
     }
 }
 
 /// Applies the type-guided repairs to the top level of a reply's lines.
-fn apply(
-    fields: &[FieldShape],
-    lines: &mut [Cow<'_, str>],
-    repairs: &mut Vec<Repair>,
-    missing: &mut Vec<(usize, String)>,
-) {
+fn apply(fields: &[FieldShape], lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
     if fields.is_empty() {
         return;
     }
@@ -122,7 +114,6 @@ fn apply(
         add_header_colon(&mut lines[i], i + 1, repairs);
         complete_header(fields, lines, i, end, base, repairs);
         widen_header(fields, lines, i, end, repairs);
-        mend_rows(fields, lines, i, end, repairs, missing);
         i = end;
     }
 }
@@ -278,130 +269,72 @@ fn complete_header(
     lines[i] = fixed.into();
 }
 
-/// Mends the rows of a top-level table, where the type makes it safe: extra
-/// cells from an unquoted delimiter rejoined into the one text column they can
-/// belong to (quoted whole; with two candidate columns, two readings, the row
-/// is left for the untyped repairs to drop and report), a missing
-/// optional cell read as null; a row short of a required cell is noted for the
-/// refusal that names it.
-fn mend_rows(
+/// How the type reads a row of a top-level table whose cells are not as many
+/// as its header names, where that is safe: extra cells from an unquoted
+/// delimiter rejoined into the one text column they can belong to (with two
+/// candidate columns, two readings, the row is left to be dropped and
+/// reported), a missing optional cell read as null; a row short of a required
+/// cell is noted for the refusal that names it.
+fn mend_row(
     fields: &[FieldShape],
-    lines: &mut [Cow<'_, str>],
-    i: usize,
-    end: usize,
-    repairs: &mut Vec<Repair>,
-    missing: &mut Vec<(usize, String)>,
-) {
-    let content = trim_spaces(&lines[i]).to_owned();
-    let HeaderParse::Header(h) = parse_header(&content, 8) else {
-        return;
-    };
-    let (Some(key), Some(header_fields)) = (&h.key, &h.fields) else {
-        return;
-    };
-    if h.keyed || header_fields.iter().any(|f| f.children.is_some()) {
-        return;
+    key: &str,
+    header_fields: &[Field],
+    delim: char,
+    row: &str,
+) -> Option<Mend> {
+    if header_fields.iter().any(|f| f.children.is_some()) {
+        return None;
     }
-    let Some(Shape::List(item)) = field(fields, key).map(|f| f.shape.resolve()) else {
-        return;
+    let Shape::List(item) = field(fields, key)?.shape.resolve() else {
+        return None;
     };
-    let Some(cols) = table_fields(&item) else {
-        return;
-    };
+    let cols = table_fields(&item)?;
     // Each header column's shape; a column the type does not have accepts anything.
     let shapes: Vec<Shape> = header_fields
         .iter()
         .map(|f| field(&cols, &f.name).map_or(Shape::String, |c| c.shape.resolve()))
         .collect();
     let width = shapes.len();
-    for (j, line) in lines.iter_mut().enumerate().take(end).skip(i + 1) {
-        if !significant(line) {
-            continue;
-        }
-        let indent = indent_of(line);
-        let row = line[indent..].trim_end_matches(' ');
-        // Most rows are as wide as their header: counted, not collected, and
-        // without a quote by the delimiter alone (each delimiter is ASCII).
-        let count = if memchr::memchr(b'"', row.as_bytes()).is_some() {
-            split_unquoted(row, h.delim).count()
+    let row = row.trim_end_matches(' ');
+    let spans: Vec<(usize, usize)> = split_unquoted_spans(row, delim).collect();
+    let cells: Vec<&str> = spans.iter().map(|&(a, b)| &row[a..b]).collect();
+    if cells.len() + 1 == width {
+        // One cell short: which column can be missing, every other cell still
+        // valid for its column? Only one candidate is a reading, not a guess.
+        let fits = |skip: usize| {
+            (0..width)
+                .filter(|&c| c != skip)
+                .enumerate()
+                .all(|(k, c)| cell_fits(cells[k], &shapes[c]))
+        };
+        let candidates: Vec<usize> = (0..width).filter(|&c| fits(c)).collect();
+        let [column] = candidates[..] else {
+            return None;
+        };
+        return Some(if matches!(shapes[column], Shape::Option(_)) {
+            Mend::Fill { column }
         } else {
-            let delim = u8::try_from(h.delim).unwrap_or(b',');
-            row.bytes().filter(|&b| b == delim).count() + 1
-        };
-        if count + 1 != width && count <= width {
-            continue;
-        }
-        let spans: Vec<(usize, usize)> = split_unquoted_spans(row, h.delim).collect();
-        let cells: Vec<&str> = spans.iter().map(|&(a, b)| &row[a..b]).collect();
-        if cells.len() + 1 == width {
-            // One cell short: which column can be missing, every other cell still
-            // valid for its column? Only one candidate is a reading, not a guess.
-            let fits = |skip: usize| {
-                (0..width)
-                    .filter(|&c| c != skip)
-                    .enumerate()
-                    .all(|(k, c)| cell_fits(cells[k], &shapes[c]))
-            };
-            let candidates: Vec<usize> = (0..width).filter(|&c| fits(c)).collect();
-            if let [c] = candidates[..] {
-                if matches!(shapes[c], Shape::Option(_)) {
-                    let mut mended: Vec<&str> = cells.clone();
-                    mended.insert(c, "null");
-                    let sep = h.delim.to_string();
-                    let fixed = format!("{}{}", &line[..indent], mended.join(&sep));
-                    repairs.push(Repair::new(
-                        RepairKind::FilledCell,
-                        j + 1,
-                        format!(
-                            "optional `{}` left out of the row; read as null",
-                            header_fields[c].name
-                        ),
-                    ));
-                    *line = fixed.into();
-                } else {
-                    missing.push((j + 1, header_fields[c].name.clone()));
-                }
-            }
-            continue;
-        }
-        if cells.len() <= width {
-            continue;
-        }
-        let extra = cells.len() - width;
-        let fits = |t: usize| {
-            is_text(&shapes[t])
-                && !cells[t..=t + extra].iter().any(|c| c.starts_with('"'))
-                && (0..width).filter(|&c| c != t).all(|c| {
-                    let cell = if c < t { cells[c] } else { cells[c + extra] };
-                    cell_fits(cell, &shapes[c])
-                })
-        };
-        let candidates: Vec<usize> = (0..width).filter(|&t| fits(t)).collect();
-        // Two text columns that could each take the extra cells are two
-        // readings: the row is left to be refused as too wide.
-        let [t] = candidates[..] else {
-            continue;
-        };
-        let last = t + extra;
-        let (start, stop) = (spans[t].0, spans[last].1);
-        let fixed = format!(
-            "{}{}{}{}",
-            &line[..indent],
-            &row[..start],
-            quote(&row[start..stop]),
-            &row[stop..]
-        );
-        repairs.push(Repair::new(
-            RepairKind::RejoinedCells,
-            j + 1,
-            format!(
-                "{} cells read as one `{}` text",
-                extra + 1,
-                header_fields[t].name
-            ),
-        ));
-        *line = fixed.into();
+            Mend::Missing { column }
+        });
     }
+    let extra = cells.len().checked_sub(width).filter(|&e| e > 0)?;
+    let fits = |t: usize| {
+        is_text(&shapes[t])
+            && !cells[t..=t + extra].iter().any(|c| c.starts_with('"'))
+            && (0..width).filter(|&c| c != t).all(|c| {
+                let cell = if c < t { cells[c] } else { cells[c + extra] };
+                cell_fits(cell, &shapes[c])
+            })
+    };
+    let candidates: Vec<usize> = (0..width).filter(|&t| fits(t)).collect();
+    let [column] = candidates[..] else {
+        return None;
+    };
+    Some(Mend::Join {
+        column,
+        extra,
+        span: (spans[column].0, spans[column + extra].1),
+    })
 }
 
 /// Do `cells` read as the `columns` with the extra cells joined into one text
