@@ -222,6 +222,40 @@ fn a_count_corrected_where_the_reply_ends_says_it_may_be_cut() {
         "{}",
         read.repairs[0].detail
     );
+    // A closing fence is the reply's own end: nothing was cut inside the table.
+    let fenced = "```toon\npairs[3]{title,body}:\n  Intro,Text\n```\n";
+    let read = toon_core::ToonOutputParser::<Pairs>::new()
+        .parse_with_report(fenced)
+        .unwrap();
+    let counted = read
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::CorrectedLength)
+        .unwrap();
+    assert!(!counted.detail.contains("cut"), "{}", counted.detail);
+    // Blank lines after the last row leave the table at the end; an inline
+    // list on the last line ends the reply too.
+    let blanks = "pairs[3]{title,body}:\n  Intro,Text\n\n  \n";
+    let read = toon_core::ToonOutputParser::<Pairs>::new()
+        .parse_with_report(blanks)
+        .unwrap();
+    assert!(read.repairs[0].detail.contains("may have been cut off"));
+    #[derive(Debug, Toon)]
+    struct Tagged {
+        note: String,
+        tags: Vec<String>,
+    }
+    let inline = "note: done\ntags[3]: a,b";
+    let read = toon_core::ToonOutputParser::<Tagged>::new()
+        .parse_with_report(inline)
+        .unwrap();
+    assert_eq!(read.repairs[0].kind, RepairKind::CorrectedLength);
+    assert!(read.repairs[0].detail.contains("may have been cut off"));
+    let inline_first = "tags[3]: a,b\nnote: done";
+    let read = toon_core::ToonOutputParser::<Tagged>::new()
+        .parse_with_report(inline_first)
+        .unwrap();
+    assert!(!read.repairs[0].detail.contains("cut"));
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! unclosed JSON value shows a cut. A short last row alone is not evidence:
 //! the model may have left a cell out.
 
-use super::{ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
+use super::{Findings, ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
 
 /// How the server said a completion ended: OpenAI's `finish_reason`, which
 /// llama.cpp, vLLM and most other servers report the same way.
@@ -105,16 +105,18 @@ impl FinishReason {
     }
 }
 
-/// Applies the finish reason and the dropped-row rules to a decoded reply.
-/// `short_rows` are the lines of dropped rows with fewer cells than their
-/// header; `missing` names the one column a dropped row lacks, where the type knows it.
+/// Applies the finish reason and the dropped-row rules to a decoded reply,
+/// with what the decoder found (`findings`): the lines of dropped rows with
+/// fewer cells than their header, the one column a dropped row lacks where
+/// the type knows it, and where each corrected count's values end.
 pub(crate) fn settle<T>(
     result: Result<Reply<T>, ParseError>,
     completion: &str,
     options: &ReplyOptions,
-    short_rows: &[usize],
-    missing: &dyn Fn(usize) -> Option<String>,
+    findings: &Findings,
 ) -> Result<Reply<T>, ParseError> {
+    let short_rows = &findings.short_rows;
+    let missing = &|line| findings.missing_cell(line);
     match (options.finish_reason, result) {
         (_, Err(e)) => Err(settle_error(e, completion, options, missing)),
         (finish, Ok(r))
@@ -133,7 +135,7 @@ pub(crate) fn settle<T>(
             ))
         }
         (FinishReason::Unknown, Ok(mut r)) => {
-            may_be_cut(&mut r.repairs, completion);
+            may_be_cut(&mut r.repairs, completion, &findings.counts);
             dropped_rows(
                 r,
                 completion,
@@ -151,26 +153,26 @@ pub(crate) fn settle<T>(
 /// whose finish reason is unknown: the rows it lacks may have been cut off
 /// (a cut inside the last unquoted cell leaves a row that reads), so the
 /// repair says so instead of reading as a whole answer of fewer rows.
-fn may_be_cut(repairs: &mut [super::Repair], completion: &str) {
-    let lines: Vec<&str> = completion.lines().collect();
-    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
-    for r in repairs
+/// `counts` are where each corrected count's values end, as the decoder
+/// read them: the reply runs to its end inside them where that is its last
+/// line (a closing fence or prose after them is the reply's own end).
+fn may_be_cut(repairs: &mut [super::Repair], completion: &str, counts: &[(usize, usize)]) {
+    let mut corrected = repairs
         .iter_mut()
         .filter(|r| r.kind == RepairKind::CorrectedLength)
-    {
-        let Some(header) = r.line.checked_sub(1).and_then(|i| lines.get(i)) else {
-            continue;
-        };
-        let inline = header
-            .trim_end()
-            .rsplit_once(':')
-            .is_some_and(|(_, v)| !v.trim().is_empty());
-        let runs_to_end = lines[r.line..]
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .all(|l| indent(l) > indent(header));
-        let last = lines[r.line..].iter().all(|l| l.trim().is_empty());
-        if (!inline && runs_to_end) || (inline && last) {
+        .peekable();
+    if corrected.peek().is_none() {
+        return;
+    }
+    // The arrays that end on the reply's last line: one, and those it nests in.
+    let last = last_line(completion);
+    let ending: Vec<usize> = counts
+        .iter()
+        .filter(|&&(_, end)| end == last)
+        .map(|&(header, _)| header)
+        .collect();
+    for r in corrected {
+        if ending.contains(&r.line) {
             r.detail.push_str(
                 "; the reply ends in it, so the rest may have been cut off: pass the server's finish_reason (ReplyOptions::finish_reason) to know",
             );

@@ -19,6 +19,8 @@ pub(crate) enum Note {
         line: usize,
         declared: usize,
         actual: usize,
+        /// The line its values end on.
+        last: usize,
     },
     BlankLine {
         line: usize,
@@ -158,11 +160,12 @@ impl<'a> Forgive<'a> for Forgiving<'_> {
         true
     }
 
-    fn count(&mut self, line: usize, declared: usize, actual: usize) -> bool {
+    fn count(&mut self, line: usize, declared: usize, actual: usize, last: usize) -> bool {
         self.notes.push(Note::Count {
             line,
             declared,
             actual,
+            last,
         });
         true
     }

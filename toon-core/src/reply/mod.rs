@@ -138,7 +138,7 @@ pub fn read(completion: &str, options: &ReplyOptions) -> Result<Reply<Value>, Pa
             value: g.value.into_value(),
             repairs: g.repairs,
         });
-    settle(result, completion, options, &findings.short_rows, &|_| None)
+    settle(result, completion, options, &findings)
 }
 
 /// A key token as text: a quoted key unescaped, an unquoted one as written.
@@ -204,6 +204,9 @@ pub(crate) struct Findings {
     pub missing_cells: Vec<(usize, String)>,
     /// Every row the decoder dropped: (its line, its table's header line).
     pub dropped_rows: Vec<(usize, usize)>,
+    /// Every count the decoder corrected: (its header's line, the line its
+    /// values end on).
+    pub counts: Vec<(usize, usize)>,
 }
 
 impl Findings {
@@ -221,7 +224,17 @@ impl Findings {
 /// it is the line's own text (one value, the next key swallowed): two
 /// readings. (A CR ending a line is its line break's, §12; in JSON, one
 /// outside a string is white space, inside one it is refused as JSON.)
-fn lone_return<'l>(mut lines: impl Iterator<Item = &'l str>) -> Result<(), ParseError> {
+fn lone_return<'l>(
+    completion: &str,
+    mut lines: impl Iterator<Item = &'l str>,
+) -> Result<(), ParseError> {
+    // Most completions hold no carriage return but before a line feed: their
+    // lines are looked at only where one stands elsewhere.
+    let bytes = completion.as_bytes();
+    let lone = |at: usize| bytes.get(at + 1).is_some_and(|&b| b != b'\n');
+    if !memchr::memchr_iter(b'\r', bytes).any(lone) {
+        return Ok(());
+    }
     match lines.position(|l| l.strip_suffix('\r').unwrap_or(l).contains('\r')) {
         None => Ok(()),
         Some(i) => Err(ParseError::new(
@@ -260,7 +273,7 @@ pub(crate) fn decode_reply_guided<'c>(
     // happens to parse (reasoning as a lone string, a preamble as a key).
     if !strip::needs_stripping(completion) {
         if let Ok(value) = decode_with(completion, &spec, &mut Spec) {
-            lone_return(crate::spec::lines::raw_lines(completion))?;
+            lone_return(completion, crate::spec::lines::raw_lines(completion))?;
             return Ok(Guided {
                 value,
                 repairs: Vec::new(),
@@ -276,7 +289,7 @@ pub(crate) fn decode_reply_guided<'c>(
     }
     let json = json::looks_like_json(&lines);
     if !json {
-        lone_return(lines.iter().map(|l| &**l))?;
+        lone_return(completion, lines.iter().map(|l| &**l))?;
     }
     let value = if json {
         Node::from(json::decode_json(
@@ -301,17 +314,20 @@ pub(crate) fn decode_reply_guided<'c>(
             (guide, &mut findings.missing_cells),
         )?;
         for note in &d.notes {
-            if let Note::DroppedRow {
-                line,
-                header,
-                short,
-                ..
-            } = note
-            {
-                findings.dropped_rows.push((*line, *header));
-                if *short {
-                    findings.short_rows.push(*line);
+            match *note {
+                Note::DroppedRow {
+                    line,
+                    header,
+                    short,
+                    ..
+                } => {
+                    findings.dropped_rows.push((line, header));
+                    if short {
+                        findings.short_rows.push(line);
+                    }
                 }
+                Note::Count { line, last, .. } => findings.counts.push((line, last)),
+                _ => {}
             }
         }
         d.value
@@ -384,6 +400,7 @@ fn decode_repaired<'b>(
                     line,
                     declared,
                     actual: 0,
+                    ..
                 } => Some((*line, *declared)),
                 _ => None,
             }) {
@@ -488,6 +505,7 @@ fn note_to_repair(note: Note) -> Repair {
             line,
             declared,
             actual,
+            ..
         } => Repair::new(
             RepairKind::CorrectedLength,
             line,

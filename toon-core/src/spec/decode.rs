@@ -39,8 +39,9 @@ pub fn decode(input: &str, options: &DecodeOptions) -> Result<Value, DecodeError
 /// defaults to the specification's, which forgives nothing ([`Spec`]). The
 /// reply pipeline's forgiveness, and the notes it keeps, live with the pipeline.
 pub(crate) trait Forgive<'a> {
-    /// A declared `[N]` that disagrees with the `actual` values: forgiven?
-    fn count(&mut self, _line: usize, _declared: usize, _actual: usize) -> bool {
+    /// A declared `[N]` that disagrees with the `actual` values, which end
+    /// on line `last` (the header's own, for values inline): forgiven?
+    fn count(&mut self, _line: usize, _declared: usize, _actual: usize, _last: usize) -> bool {
         false
     }
     /// A blank line between rows or items: forgiven?
@@ -424,7 +425,11 @@ impl<'a> Parser<'a, '_> {
         if h.length == actual || !self.strict {
             return Ok(());
         }
-        if self.forgive.count(line.number(), h.length, actual) {
+        // The values read are the lines before the cursor; inline ones stand
+        // on the header's line.
+        let last = self.c.pos.checked_sub(1).and_then(|i| self.c.lines.get(i));
+        let last = last.map_or(0, Line::number).max(line.number());
+        if self.forgive.count(line.number(), h.length, actual, last) {
             return Ok(());
         }
         Err(self.count_error(line, h, actual, what))

@@ -46,12 +46,12 @@ impl<'a> Line<'a> {
 
 /// The input's lines as `str::split('\n')` gives them, cut at the line breaks
 /// a vectorised search finds (a search per line costs less than `split`'s).
-pub(crate) fn raw_lines(input: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn raw_lines(input: &str) -> impl Iterator<Item = &str> + Clone {
     raw_line_spans(input).map(|(_, line)| line)
 }
 
 /// [`raw_lines`], each with the byte offset in `input` where it starts.
-pub(crate) fn raw_line_spans(input: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn raw_line_spans(input: &str) -> impl Iterator<Item = (usize, &str)> + Clone {
     let ends = memchr::memchr_iter(b'\n', input.as_bytes()).chain(std::iter::once(input.len()));
     let mut start = 0;
     ends.map(move |end| {

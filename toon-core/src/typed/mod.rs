@@ -289,17 +289,15 @@ pub(crate) fn read_as<T: Toon>(
         Ok(Reply { value, repairs })
     };
     let result = read();
-    let settled = settle(result, completion, options, &findings.short_rows, &|line| {
-        findings.missing_cell(line)
-    })
-    .map_err(|e| e.in_format(format))
-    .map(|mut reply| {
-        // A reply asked for as JSON is no fallback to report.
-        if format == Format::Json {
-            reply.repairs.retain(|r| r.kind != RepairKind::ReadJson);
-        }
-        reply
-    });
+    let settled = settle(result, completion, options, &findings)
+        .map_err(|e| e.in_format(format))
+        .map(|mut reply| {
+            // A reply asked for as JSON is no fallback to report.
+            if format == Format::Json {
+                reply.repairs.retain(|r| r.kind != RepairKind::ReadJson);
+            }
+            reply
+        });
     measures::trace_read(
         #[cfg(feature = "tracing")]
         &measures::type_label::<T>,
