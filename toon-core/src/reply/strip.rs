@@ -113,7 +113,8 @@ fn classify<'c>(
 ) -> Result<(Vec<Cow<'c, str>>, Vec<Row>), ParseError> {
     let mut classifier = Classifier::new();
     'read: loop {
-        let (mut lines, mut rows, mut tags) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut lines, mut rows) = (Vec::with_capacity(raw.len()), Vec::with_capacity(raw.len()));
+        let mut tags = Vec::new();
         let mut reasoning = Vec::new();
         for &l in raw {
             let line = classifier.line(l);
