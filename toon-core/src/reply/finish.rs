@@ -300,9 +300,5 @@ fn ends_in_a_short_table(completion: &str) -> bool {
 /// where a rule needs it, so a reply that reads costs no second look).
 fn last_line(completion: &str) -> usize {
     let end = completion.trim_end().len();
-    completion.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    memchr::memchr_iter(b'\n', &completion.as_bytes()[..end]).count() + 1
 }
