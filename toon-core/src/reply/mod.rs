@@ -192,9 +192,11 @@ pub(crate) struct Guided<'c> {
     pub repairs: Vec<Repair>,
 }
 
-/// What the reply decoder learns of short rows, kept whether the decode
-/// succeeds or not: the refusal or report that follows names a cut or a
-/// missing cell by it.
+/// What the reply decoder learns of the rows it dropped or mended and the
+/// counts it corrected: the refusal or report that follows names a cut or a
+/// missing cell by it. The missing cells are kept whether the decode
+/// succeeds or not (its refusal may be such a row); the rest come with a
+/// decode that succeeds.
 #[derive(Debug, Default)]
 pub(crate) struct Findings {
     /// The lines of dropped rows that had fewer cells than their header.
