@@ -89,10 +89,7 @@ pub(crate) fn strip<'c>(
     repairs: &mut Vec<Repair>,
     guide: Option<&dyn Guide>,
 ) -> Result<Vec<Cow<'c, str>>, ParseError> {
-    let raw: Vec<&'c str> = crate::spec::lines::raw_lines(completion)
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    let (mut lines, rows) = classify(&raw, repairs)?;
+    let (mut lines, rows) = classify(completion, repairs)?;
     if !strip_fences(&mut lines, &rows, repairs, guide)? {
         strip_leading_prose(&mut lines, repairs, guide)?;
         // After a JSON value the JSON reader finds where it ends; a line of a
@@ -108,15 +105,17 @@ pub(crate) fn strip<'c>(
 /// (each line keeps its number), and the table each is a row of. Reasoning
 /// blocks are reported before the tags, as they are stripped first.
 fn classify<'c>(
-    raw: &[&'c str],
+    completion: &'c str,
     repairs: &mut Vec<Repair>,
 ) -> Result<(Vec<Cow<'c, str>>, Vec<Row>), ParseError> {
+    let count = memchr::memchr_iter(b'\n', completion.as_bytes()).count() + 1;
     let mut classifier = Classifier::new();
     'read: loop {
-        let (mut lines, mut rows) = (Vec::with_capacity(raw.len()), Vec::with_capacity(raw.len()));
+        let (mut lines, mut rows) = (Vec::with_capacity(count), Vec::with_capacity(count));
         let mut tags = Vec::new();
         let mut reasoning = Vec::new();
-        for &l in raw {
+        for l in crate::spec::lines::raw_lines(completion) {
+            let l = l.strip_suffix('\r').unwrap_or(l);
             let line = classifier.line(l);
             if line.withdraw.is_some() {
                 // The reply began in reasoning: read again, knowing it.
