@@ -1,6 +1,7 @@
 //! Time linear in the input, for the paths a hostile reply can make long:
-//! the JSON mend (raw line breaks, comments, single quotes) and a header of
-//! thousands of fields, through the reply decoder and a stream, and a stream
+//! the JSON mend (raw line breaks, comments, single quotes), a header of
+//! thousands of fields, through the reply decoder and a stream, rows a cell
+//! short or wide under such a header, which the type reads, and a stream
 //! fed one long line in small pushes. Each is timed
 //! at n and at 4n: linear work takes about four times as long, quadratic
 //! sixteen. One test, so nothing else in this binary runs meanwhile.
@@ -51,6 +52,7 @@ fn grows_linearly(what: &str, make: impl Fn(usize) -> String, read: impl Fn(&str
 fn time_is_linear_in_the_input() {
     the_json_mend_is_linear_in_the_reply();
     a_wide_header_is_linear_in_its_fields();
+    a_wide_row_is_read_by_the_type_in_linear_time();
     a_push_costs_its_own_bytes();
 }
 
@@ -127,4 +129,40 @@ fn a_wide_header_is_linear_in_its_fields() {
         1_000,
     );
     grows_linearly("a stream", make, |s| streamed(s, 64), 1_000);
+}
+
+/// A row a cell short of a header of thousands of fields, or a cell wider,
+/// in a reply to a type: which column is missing, or holds the extra cell,
+/// is looked for once along the row, not once for each column. (Here every
+/// column the type does not have could be it: the rows are dropped.)
+fn a_wide_row_is_read_by_the_type_in_linear_time() {
+    #[derive(Debug, toon_core::Toon)]
+    struct Row {
+        id: u32,
+        note: Option<String>,
+    }
+    #[derive(Debug, toon_core::Toon)]
+    struct Rows {
+        rows: Vec<Row>,
+    }
+    for over in [-1, 1] {
+        let make = |n: usize| {
+            let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
+            let width = n + 2;
+            let row: Vec<String> = (0..width.saturating_add_signed(over))
+                .map(|i| i.to_string())
+                .collect();
+            format!(
+                "rows[2]{{id,note,{}}}:\n  {}\n  {}",
+                names.join(","),
+                row.join(","),
+                row.join(",")
+            )
+        };
+        let read = |s: &str| {
+            let e = <Rows as toon_core::Toon>::from_toon(s).unwrap_err();
+            assert_eq!(e.line(), Some(2), "{e}");
+        };
+        grows_linearly("a row one cell off its header", make, read, 1_000);
+    }
 }

@@ -298,43 +298,56 @@ fn mend_row(
     let row = row.trim_end_matches(' ');
     let spans: Vec<(usize, usize)> = split_unquoted_spans(row, delim).collect();
     let cells: Vec<&str> = spans.iter().map(|&(a, b)| &row[a..b]).collect();
+    if cells.len() + 1 != width && cells.len() <= width {
+        return None;
+    }
+    // Column `c` can be the one left out, or the one the extra cells belong
+    // to, where the cells before it fit the columns before it and the cells
+    // after it, shifted by the cells the row lacks or has over, fit the
+    // columns after it. Each run is read once, from its end, so that a wide
+    // row costs time linear in its cells.
+    let at = |column: usize| column + cells.len() - width;
+    let mut before = vec![true; width];
+    for c in 1..width {
+        before[c] = before[c - 1] && cell_fits(cells[c - 1], &shapes[c - 1]);
+    }
+    let mut after = vec![true; width];
+    for c in (0..width.saturating_sub(1)).rev() {
+        after[c] = after[c + 1] && cell_fits(cells[at(c + 1)], &shapes[c + 1]);
+    }
+    let around = |c: usize| before[c] && after[c];
     if cells.len() + 1 == width {
-        // One cell short: which column can be missing, every other cell still
-        // valid for its column? Only one candidate is a reading, not a guess.
-        let fits = |skip: usize| {
-            (0..width)
-                .filter(|&c| c != skip)
-                .enumerate()
-                .all(|(k, c)| cell_fits(cells[k], &shapes[c]))
-        };
-        let candidates: Vec<usize> = (0..width).filter(|&c| fits(c)).collect();
-        let [column] = candidates[..] else {
-            return None;
-        };
+        // One cell short: only one column that can be missing is a reading,
+        // not a guess.
+        let column = only(width, around)?;
         return Some(if matches!(shapes[column], Shape::Option(_)) {
             Mend::Fill { column }
         } else {
             Mend::Missing { column }
         });
     }
-    let extra = cells.len().checked_sub(width).filter(|&e| e > 0)?;
-    let fits = |t: usize| {
-        is_text(&shapes[t])
-            && !cells[t..=t + extra].iter().any(|c| c.starts_with('"'))
-            && (0..width).filter(|&c| c != t).all(|c| {
-                let cell = if c < t { cells[c] } else { cells[c + extra] };
-                cell_fits(cell, &shapes[c])
-            })
-    };
-    let candidates: Vec<usize> = (0..width).filter(|&t| fits(t)).collect();
-    let [column] = candidates[..] else {
-        return None;
-    };
+    let extra = cells.len() - width;
+    // Cells the model quoted, counted up to each: a quoted one is no piece of
+    // a text the delimiter split.
+    let mut quoted = vec![0; cells.len() + 1];
+    for (i, cell) in cells.iter().enumerate() {
+        quoted[i + 1] = quoted[i] + usize::from(cell.starts_with('"'));
+    }
+    let column = only(width, |t| {
+        is_text(&shapes[t]) && quoted[t + extra + 1] == quoted[t] && around(t)
+    })?;
     Some(Mend::Join {
         column,
         extra,
         span: (spans[column].0, spans[column + extra].1),
     })
+}
+
+/// The one column of `width` that `fits`, if exactly one does.
+fn only(width: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut found = (0..width).filter(|&c| fits(c));
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Do `cells` read as the `columns` with the extra cells joined into one text
