@@ -53,6 +53,7 @@ fn time_is_linear_in_the_input() {
     the_json_mend_is_linear_in_the_reply();
     a_wide_header_is_linear_in_its_fields();
     a_wide_row_is_read_by_the_type_in_linear_time();
+    rows_dropped_on_every_line_are_named_in_linear_time();
     a_push_costs_its_own_bytes();
 }
 
@@ -165,4 +166,43 @@ fn a_wide_row_is_read_by_the_type_in_linear_time() {
         };
         grows_linearly("a row one cell off its header", make, read, 1_000);
     }
+}
+
+/// A row dropped on every line, each short of the one column the type says
+/// it lacks: what the report and the refusal say of each row is looked up,
+/// not searched for among the others.
+fn rows_dropped_on_every_line_are_named_in_linear_time() {
+    #[derive(Debug, toon_core::Toon)]
+    struct Row {
+        id: u32,
+        name: String,
+        flag: bool,
+    }
+    #[derive(Debug, toon_core::Toon)]
+    struct Rows {
+        rows: Vec<Row>,
+    }
+    let make = |n: usize| {
+        let rows: Vec<String> = (0..n).map(|i| format!("  {i},x")).collect();
+        format!(
+            "rows[{}]{{id,name,flag}}:\n  0,x,true\n{}\nnote: end",
+            n + 1,
+            rows.join("\n")
+        )
+    };
+    let read = |s: &str| {
+        let reply = toon_core::ToonOutputParser::<Rows>::new()
+            .parse_with_report(s)
+            .unwrap();
+        assert_eq!(reply.value.rows.len(), 1);
+        let dropped = reply
+            .repairs
+            .iter()
+            .filter(|r| r.kind == toon_core::RepairKind::DroppedRow);
+        assert!(dropped.clone().count() > 1);
+        for r in dropped {
+            assert!(r.detail.contains("has no `flag`"), "{r}");
+        }
+    };
+    grows_linearly("rows dropped on every line", make, read, 4_000);
 }

@@ -202,7 +202,8 @@ pub(crate) struct Findings {
     /// The lines of dropped rows that had fewer cells than their header.
     pub short_rows: Vec<usize>,
     /// Rows short of a required cell that only one column can be missing
-    /// from, as the guide reads them: (line, that column).
+    /// from, as the guide reads them: (line, that column). Each list is in
+    /// the order the decoder met the lines.
     pub missing_cells: Vec<(usize, String)>,
     /// Every row the decoder dropped: (its line, its table's header line).
     pub dropped_rows: Vec<(usize, usize)>,
@@ -214,11 +215,21 @@ pub(crate) struct Findings {
 impl Findings {
     /// The required column the short row on `line` is missing, if only one can be.
     pub(crate) fn missing_cell(&self, line: usize) -> Option<String> {
-        self.missing_cells
-            .iter()
-            .find(|(l, _)| *l == line)
-            .map(|(_, c)| c.clone())
+        let at = by_line(&self.missing_cells, line)?;
+        Some(self.missing_cells[at].1.clone())
     }
+
+    /// The header line of the table whose row on `line` was dropped.
+    pub(crate) fn dropped_header(&self, line: usize) -> Option<usize> {
+        Some(self.dropped_rows[by_line(&self.dropped_rows, line)?].1)
+    }
+}
+
+/// Where the finding about `line` is in `found`, which holds findings in
+/// the order the decoder met their lines: looked up in time logarithmic in
+/// them, as a reply may drop a row on every line.
+fn by_line<T>(found: &[(usize, T)], line: usize) -> Option<usize> {
+    found.binary_search_by_key(&line, |(l, _)| *l).ok()
 }
 
 /// Refuses a TOON line with a carriage return before its end. Shown, what

@@ -317,13 +317,7 @@ pub(crate) fn read_as<T: Toon>(
 /// refusal is that table), nor rows of a table the type does not have.
 #[cold]
 fn also_dropped(e: ParseError, cx: &Cx, findings: &Findings) -> ParseError {
-    let header_of = |line: usize| {
-        findings
-            .dropped_rows
-            .iter()
-            .find(|(row, _)| *row == line)
-            .map(|(_, header)| *header)
-    };
+    let header_of = |line: usize| findings.dropped_header(line);
     let mut dropped: Vec<&Repair> = cx.dropped_rows(header_of).collect();
     dropped.sort_by_key(|r| r.line);
     let Some(first) = dropped.first() else {
