@@ -213,9 +213,13 @@ impl Cx {
         &'s self,
         header_of: impl Fn(usize) -> Option<usize> + 's,
     ) -> impl Iterator<Item = &'s Repair> {
+        // Read in the type's field order, not the reply's: sorted here, so
+        // that each row's table is looked up, however many tables there are.
+        let mut tables = self.tables.clone();
+        tables.sort_unstable();
         self.repairs.iter().filter(move |r| {
             r.kind == RepairKind::DroppedRow
-                && !matches!(header_of(r.line), Some(h) if !self.tables.contains(&h))
+                && !matches!(header_of(r.line), Some(h) if tables.binary_search(&h).is_err())
         })
     }
 
