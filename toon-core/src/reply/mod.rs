@@ -495,14 +495,6 @@ fn is_indentation(e: &DecodeError) -> bool {
 }
 
 fn ambiguous(line: usize, detail: &str) -> ParseError {
-    // A tab has no width to measure a depth by: the lines may well agree.
-    if detail.starts_with("tab used for indentation") {
-        return ParseError::new(
-            ParseErrorKind::AmbiguousNesting,
-            Some(line),
-            "the line is indented with a tab, which has no width to tell its depth by: indent each level by the same number of spaces",
-        );
-    }
     ParseError::new(
         ParseErrorKind::AmbiguousNesting,
         Some(line),
@@ -590,6 +582,19 @@ fn classify(e: DecodeError, lines: &[Cow<'_, str>], completion: &str) -> ParseEr
                     ParseErrorKind::Syntax,
                     Some(e.line()),
                     format!("`{}` is a row with a colon in its first cell, which makes it read as a key: quote that cell (`\"{cell}\"`)", crate::spec::lex::clip(row)),
+                )
+                .with_source(e);
+            }
+            // A tab has no width to measure a depth by: the lines may well
+            // agree. Told from the line itself, not from the decoder's words.
+            let tabbed = lines
+                .get(e.line().wrapping_sub(1))
+                .is_some_and(|l| l.trim_start_matches(' ').starts_with('\t'));
+            if tabbed {
+                return ParseError::new(
+                    ParseErrorKind::AmbiguousNesting,
+                    Some(e.line()),
+                    "the line is indented with a tab, which has no width to tell its depth by: indent each level by the same number of spaces",
                 )
                 .with_source(e);
             }
