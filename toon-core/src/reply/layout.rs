@@ -79,13 +79,13 @@ fn cut_front(line: &mut Cow<'_, str>, n: usize) {
 }
 
 /// Removes a constant shift from every line and finds the indentation unit;
-/// returns the indent size to decode with.
+/// returns the shift removed and the indent size to decode with.
 ///
 /// The unit is the greatest common divisor of the indents, so a document
 /// indented by 4 (or 3, or 8) throughout decodes with that unit. Lines that fit
 /// no single unit are left as they are: the decoder then refuses them as
 /// ambiguous nesting rather than guess.
-pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> usize {
+pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> (usize, usize) {
     // One pass finds the shift (the smallest indent) and the unit: the gcd of
     // the indents less the shift, which is the gcd of their distances from
     // the first indent (the shift is one of them).
@@ -99,7 +99,7 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
         }
     }
     let Some((first, _)) = first else {
-        return 2;
+        return (0, 2);
     };
     if shift > 0 {
         for line in lines.iter_mut().filter(|l| significant(l)) {
@@ -112,7 +112,7 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
         ));
     }
     if unit <= 2 {
-        return 2;
+        return (shift, 2);
     }
     let first = lines
         .iter()
@@ -123,16 +123,17 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
         first + 1,
         format!("indentation unit of {unit} spaces read as one level"),
     ));
-    unit
+    (shift, unit)
 }
 
 /// Re-levels every line to two spaces a level, reading its depth from the lines
 /// around it: deeper than the line before is one level deeper, and a line that
 /// steps back must land on the indentation of an enclosing line. This reads
 /// replies whose units vary (a list item's fields aligned under its first
-/// field, say). Returns the first line it moved, or the line whose dedent
-/// matches no enclosing level.
-pub(crate) fn relevel_by_context(lines: &mut [Cow<'_, str>]) -> Result<usize, usize> {
+/// field, say). The lines were written `shift` spaces deeper than they
+/// stand (as [`relevel`] leaves them). Returns the first line moved from where
+/// it was written, or the line whose dedent matches no enclosing level.
+pub(crate) fn relevel_by_context(lines: &mut [Cow<'_, str>], shift: usize) -> Result<usize, usize> {
     let mut stack: Vec<usize> = Vec::new();
     let mut first_moved = None;
     for (i, line) in lines.iter_mut().enumerate() {
@@ -152,8 +153,10 @@ pub(crate) fn relevel_by_context(lines: &mut [Cow<'_, str>]) -> Result<usize, us
             _ => stack.push(indent),
         }
         let depth = stack.len() - 1;
-        if depth * 2 != indent {
+        if depth * 2 != indent + shift {
             first_moved.get_or_insert(i + 1);
+        }
+        if depth * 2 != indent {
             *line = format!("{}{}", "  ".repeat(depth), &line[indent..]).into();
         }
     }
@@ -375,14 +378,46 @@ mod tests {
     fn shift_and_unit() {
         let mut r = Vec::new();
         let mut l = lines("    a:\n        b: 1\n    c: 2");
-        assert_eq!(relevel(&mut l, &mut r), 4);
+        assert_eq!(relevel(&mut l, &mut r).1, 4);
         assert_eq!(l, lines("a:\n    b: 1\nc: 2"));
         assert_eq!(r.len(), 2);
 
         let mut r = Vec::new();
         let mut l = lines("a:\n  b:\n    c: 1");
-        assert_eq!(relevel(&mut l, &mut r), 2);
+        assert_eq!(relevel(&mut l, &mut r).1, 2);
         assert!(r.is_empty());
+    }
+
+    /// Lines re-levelled by their shift first, then by the lines around
+    /// them: the same depths, and the first line counts as moved, as it
+    /// was written `shift` spaces deep.
+    #[test]
+    fn context_after_a_shift() {
+        let text = "  result:\n      status: ok\n      details:\n         reason: met";
+        let mut shifted = lines(text);
+        assert_eq!(relevel(&mut shifted, &mut Vec::new()), (2, 2));
+        assert_eq!(relevel_by_context(&mut shifted, 2), Ok(1));
+        assert_eq!(
+            shifted,
+            lines("result:\n  status: ok\n  details:\n    reason: met")
+        );
+        let mut at_margin = lines("result:\n  status: ok\n  details:\n     reason: met");
+        assert_eq!(relevel_by_context(&mut at_margin, 0), Ok(4));
+
+        let read = crate::reply::read(text, &crate::reply::ReplyOptions::default()).unwrap();
+        let reindented: Vec<_> = read
+            .repairs
+            .iter()
+            .filter(|r| r.kind == RepairKind::Reindented)
+            .map(|r| (r.line, r.detail.as_str()))
+            .collect();
+        assert_eq!(
+            reindented,
+            [(
+                1,
+                "indentation read level by level from the lines around it"
+            )]
+        );
     }
 
     #[test]

@@ -360,9 +360,7 @@ fn decode_repaired<'b>(
     buf: &'b mut String,
     (guide, missing): (Option<&dyn Guide>, &mut Vec<(usize, String)>),
 ) -> Result<Decoded<'b>, ParseError> {
-    // Lines are borrowed until a repair rewrites them, so keeping them is cheap.
-    let original = lines.clone();
-    let indent_size = layout::relevel(&mut lines, repairs);
+    let (shift, indent_size) = layout::relevel(&mut lines, repairs);
     layout::add_header_colons(&mut lines, repairs);
     join_into(buf, &lines);
     let text: &'b String = buf;
@@ -375,8 +373,10 @@ fn decode_repaired<'b>(
         Err(e) if is_indentation(&e) => {
             // No single unit explains the indentation; read each line's depth from
             // the lines around it instead, or refuse where a dedent matches no level.
-            let mut relevelled = original;
-            match layout::relevel_by_context(&mut relevelled) {
+            // The lines as re-levelled by the shift: each is read by the lines
+            // around it, and the colons added stay added.
+            let mut relevelled = lines;
+            match layout::relevel_by_context(&mut relevelled, shift) {
                 Err(line) => {
                     return Err(ambiguous(
                         line,
