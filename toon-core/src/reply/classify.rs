@@ -8,7 +8,9 @@
 
 use std::borrow::Cow;
 
-use super::layout::{indent_of, is_blank, may_end_with, may_start_with, table_header, Head};
+use super::layout::{
+    first_visible, indent_of, is_blank, may_end_with, may_start_with, table_header, Head,
+};
 use super::{ParseError, Repair, RepairKind};
 
 pub(crate) const THINK_OPEN: &str = "<think>";
@@ -88,14 +90,21 @@ impl Classifier {
     pub(crate) fn line<'l>(&mut self, line: &'l str) -> Line<'l> {
         let i = self.next;
         self.next += 1;
-        let (depth, blank) = (indent_of(line), is_blank(line));
+        // The line's first visible byte, found once: it rules out most tags.
+        let depth = indent_of(line);
+        let lead = first_visible(&line[depth..]);
+        let blank = match lead {
+            Some(b) if b < 0x80 => false,
+            Some(_) => line.trim().is_empty(),
+            None => true,
+        };
+        // As `may_start_with(line, b'<')`: a non-ASCII byte may be a space.
+        let may_tag = lead.is_some_and(|b| b == b'<' || b >= 0x80);
         if self.first.is_none() && !blank {
             self.first = Some(i);
         }
         let row = self.tables.row_of(depth, blank);
-        let starts = |tag: &str| {
-            row.is_none() && may_start_with(line, b'<') && line.trim_start().starts_with(tag)
-        };
+        let starts = |tag: &str| row.is_none() && may_tag && line.trim_start().starts_with(tag);
         let may_open = starts(THINK_OPEN);
         let mut withdraw = None;
         if !self.decided {
@@ -118,7 +127,17 @@ impl Classifier {
         }
         let mut repairs = Vec::new();
         let mut text = self.reasoning(line, i, may_open, &mut repairs);
-        for tag in wrapper_tags(&text, row.is_some(), &mut self.open_tags) {
+        let may_wrap = if text.len() == line.len() {
+            may_tag || may_end_with(line, b'>')
+        } else {
+            may_start_with(&text, b'<') || may_end_with(&text, b'>')
+        };
+        let tags = if may_wrap {
+            wrapper_tags(&text, row.is_some(), &mut self.open_tags)
+        } else {
+            Vec::new()
+        };
+        for tag in tags {
             text = text.replacen(tag, "", 1).into();
             repairs.push(Repair::new(RepairKind::StrippedToolCall, i + 1, tag));
         }
@@ -272,10 +291,8 @@ pub(crate) fn expecting_rows_at(lines: &[Cow<'_, str>], i: usize) -> Option<(cha
 /// tag of an open wrapper is stripped (`  2,Bob</tool_call>`). Any other tag is
 /// data (`note: x</tool_call>` with no wrapper open, `example: <tool_call>`),
 /// as it is when the reply reads as it stands. `open` counts the wrappers open.
+/// Asked only of a line that may start with `<` or end with `>`.
 fn wrapper_tags(line: &str, row: bool, open: &mut usize) -> Vec<&'static str> {
-    if !(may_start_with(line, b'<') || may_end_with(line, b'>')) {
-        return Vec::new();
-    }
     let t = line.trim();
     let mut out = Vec::new();
     for tag in TOOL_TAGS {

@@ -36,7 +36,7 @@ pub(crate) fn is_blank(line: &str) -> bool {
 }
 
 /// The first byte that is not ASCII white space (as `char::is_whitespace` has it).
-fn first_visible(line: &str) -> Option<u8> {
+pub(crate) fn first_visible(line: &str) -> Option<u8> {
     line.bytes().find(|&b| visible(b))
 }
 
