@@ -26,6 +26,18 @@ pub(crate) fn significant(line: &str) -> bool {
     }
 }
 
+/// The indentation of a [`significant`] line, `None` for any other: one
+/// look at the byte after the indentation decides most lines.
+pub(crate) fn significant_indent(line: &str) -> Option<usize> {
+    let indent = indent_of(line);
+    match line.as_bytes().get(indent) {
+        Some(&b) if b.is_ascii_graphic() => (b != b'#').then_some(indent),
+        None => None,
+        // A tab or other space after the indentation, or non-ASCII.
+        Some(_) => significant(line).then_some(indent),
+    }
+}
+
 /// `line.trim().is_empty()`, without decoding characters where the line is ASCII.
 pub(crate) fn is_blank(line: &str) -> bool {
     match first_visible(line) {
@@ -91,8 +103,7 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
     // the first indent (the shift is one of them).
     let (mut first, mut shift, mut unit) = (None, usize::MAX, 0);
     for (i, line) in lines.iter().enumerate() {
-        if significant(line) {
-            let indent = indent_of(line);
+        if let Some(indent) = significant_indent(line) {
             let &mut (_, base) = first.get_or_insert((i, indent));
             shift = shift.min(indent);
             unit = gcd(unit, indent.abs_diff(base));
@@ -116,7 +127,7 @@ pub(crate) fn relevel(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) -> 
     }
     let first = lines
         .iter()
-        .position(|l| significant(l) && indent_of(l) > 0)
+        .position(|l| significant_indent(l).is_some_and(|d| d > 0))
         .unwrap_or(0);
     repairs.push(Repair::new(
         RepairKind::Reindented,
@@ -372,6 +383,30 @@ mod tests {
 
     fn lines(s: &str) -> Vec<Cow<'_, str>> {
         s.split('\n').map(Cow::Borrowed).collect()
+    }
+
+    /// One look past the indentation, the same answer as asking
+    /// `significant` and `indent_of` apart.
+    #[test]
+    fn significant_indent_agrees() {
+        for line in [
+            "",
+            "   ",
+            "a: 1",
+            "  a",
+            "  # note",
+            "#x",
+            "\ta",
+            "  \t# c",
+            "  \u{3000}x",
+            "  \u{3000}",
+            " \r",
+            "  ü: 1",
+            "\u{b}",
+        ] {
+            let apart = significant(line).then(|| indent_of(line));
+            assert_eq!(significant_indent(line), apart, "{line:?}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::context::loose_variant;
-use crate::reply::layout::{add_header_colon, indent_of, significant};
+use crate::reply::layout::{add_header_colon, indent_of, significant, significant_indent};
 use crate::reply::{Guide, Mend};
 use crate::reply::{Repair, RepairKind};
 use crate::shape::{field_list, table_fields, FieldShape, Shape};
@@ -93,18 +93,13 @@ fn apply(fields: &[FieldShape], lines: &mut [Cow<'_, str>], repairs: &mut Vec<Re
     if fields.is_empty() {
         return;
     }
-    let Some(base) = lines
-        .iter()
-        .filter(|l| significant(l))
-        .map(|l| indent_of(l))
-        .min()
-    else {
+    let Some(base) = lines.iter().filter_map(|l| significant_indent(l)).min() else {
         return;
     };
     // Each line at the margin and the block under it, once.
     let mut i = 0;
     while i < lines.len() {
-        if !significant(&lines[i]) || indent_of(&lines[i]) != base {
+        if significant_indent(&lines[i]) != Some(base) {
             i += 1;
             continue;
         }
@@ -121,7 +116,12 @@ fn apply(fields: &[FieldShape], lines: &mut [Cow<'_, str>], repairs: &mut Vec<Re
 /// The index after the last line of the block under line `i` (lines deeper than `base`).
 fn block_end(lines: &[Cow<'_, str>], i: usize, base: usize) -> usize {
     let mut end = i + 1;
-    while end < lines.len() && (!significant(&lines[end]) || indent_of(&lines[end]) > base) {
+    // Blank and comment lines run on with the block.
+    let inside = |l: &str| match significant_indent(l) {
+        Some(depth) => depth > base,
+        None => true,
+    };
+    while end < lines.len() && inside(&lines[end]) {
         end += 1;
     }
     end
