@@ -311,14 +311,16 @@ pub(crate) fn hash_rows(lines: &mut [Cow<'_, str>], repairs: &mut Vec<Repair>) {
         while j < lines.len() {
             let line = &lines[j];
             let indent = indent_of(line);
-            if is_blank(line) {
+            // Past the indentation, which is blank in any case.
+            let body = &line[indent..];
+            if is_blank(body) {
                 j += 1;
                 continue;
             }
             if indent <= margin {
                 break;
             }
-            if line[indent..].starts_with('#') {
+            if body.starts_with('#') {
                 hashed.push(j);
             } else if *rows_at.get_or_insert(indent) == indent {
                 plain += 1;
