@@ -343,3 +343,86 @@ fn the_retry_turn_leaves_out_the_advice_to_the_caller() {
         "{turn}"
     );
 }
+
+/// Each way a refusal is settled against the finish reason and the options
+/// tells the caller how it was weighed, in words pinned here whole; the
+/// model's retry turn carries what went wrong but none of those words.
+#[test]
+fn each_settled_refusal_tells_the_caller_how_it_was_weighed() {
+    use common::types::ComplianceAnalysis;
+    use toon_core::ReplyOptions;
+    const HEAD: &str = "compliance_status: NON_COMPLIANT\nviolations[2]{category,severity,description,related_rule_id,remediation}:\n";
+    const TAIL: &str = "audit_trail: R-1\nspoken_response: x";
+    let unknown = ReplyOptions::default();
+    let stop = ReplyOptions {
+        finish_reason: FinishReason::Stop,
+        ..unknown
+    };
+    let strict = ReplyOptions {
+        refuse_dropped_rows: true,
+        ..unknown
+    };
+    let cases = [
+        (
+            format!("{HEAD}  privacy,HIGH,Emails,R-1,Mask\n  security,LOW,Weak,R-2,Fix\naudit_trail: R-1\nspoken_response \"x\" y"),
+            unknown,
+            (ParseErrorKind::Syntax, Some(6)),
+            "text ` y` follows the closing quote; put it inside the quotes or remove it (column 21)",
+            "; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)",
+        ),
+        (
+            format!("{HEAD}  privacy,HIGH,Emails,R-1,Mask\n"),
+            unknown,
+            (ParseErrorKind::MissingField, None),
+            "required field `audit_trail` is missing from the reply",
+            "; the reply ends inside a table short of the rows its header declares, so it was either cut off by the token limit or the model left the rest out: pass the server's finish_reason (ReplyOptions::finish_reason) to decide which",
+        ),
+        (
+            format!("{HEAD}  privacy,HIGH,Emails,R-1,Mask\n  security,LOW,\"Weak"),
+            stop,
+            (ParseErrorKind::Syntax, Some(4)),
+            "string has no closing quote before the end of the line (column 16)",
+            "; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way",
+        ),
+        (
+            format!("{HEAD}  privacy,Emails,R-1,Mask\n  security,Weak,R-2,Fix\n{TAIL}"),
+            unknown,
+            (ParseErrorKind::MissingField, Some(3)),
+            "the row has no `severity`: every row of the table needs a value for it",
+            "; the model left it out, and no row of the table can be read without it",
+        ),
+        (
+            format!("{HEAD}  privacy,HIGH,Emails,R-1,Mask\n  security,LOW,Weak,R-2,Fix,extra,more\n{TAIL}"),
+            strict,
+            (ParseErrorKind::Syntax, Some(4)),
+            "the row cannot be read (`security,LOW,Weak,R-2,Fix,extra,more`: row has 7 cells but the header names 5 fields; quote any cell that contains the delimiter)",
+            "; dropping it would lose a record, and ReplyOptions::refuse_dropped_rows is set",
+        ),
+        (
+            format!("{TAIL}\n{HEAD}  privacy,HIGH,Emails,R-1,Mask\n  security,LOW,Weak"),
+            unknown,
+            (ParseErrorKind::Syntax, Some(6)),
+            "the row cannot be read (`security,LOW,Weak`: row has 3 cells but the header names 5 fields; quote any cell that contains the delimiter)",
+            ", and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which",
+        ),
+    ];
+    for (reply, options, (kind, line), said, advice) in cases {
+        let e = ToonOutputParser::<ComplianceAnalysis>::new()
+            .options(options)
+            .parse_with_report(&reply)
+            .unwrap_err();
+        assert_eq!((e.kind(), e.line()), (kind, line), "{e}");
+        assert_eq!(e.message(), format!("{said}{advice}"));
+        let turn = e.retry_prompt();
+        let first = said.split(" (").next().unwrap_or(said);
+        assert!(turn.contains(first), "{turn}");
+        assert!(
+            !turn.contains(advice.trim_start_matches([';', ',', ' '])),
+            "{turn}"
+        );
+        assert!(
+            !turn.contains("ReplyOptions") && !turn.contains("finish_reason"),
+            "{turn}"
+        );
+    }
+}

@@ -83,6 +83,43 @@ enum Cause {
     Cut { in_reasoning: bool, what: String },
 }
 
+/// What the caller is told beyond what the model is: how the finish reason
+/// and the options were weighed, where the refusal is settled
+/// (`finish::settle_error`). In the message, never in the retry turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Advice {
+    /// A syntax error on the reply's last line, with no word from the server
+    /// on how the reply ended: the model's slip or a cut.
+    LastLine,
+    /// A field missing from a reply that ends inside a table still short of
+    /// the rows its header declares: cut off there, or the rest left out.
+    ShortTable,
+    /// The server says the reply ended normally (`finish_reason: stop`).
+    NotCut,
+    /// Every row of a table lacks the one column named.
+    NoRowReads,
+    /// A dropped row, refused as the caller asked
+    /// ([`ReplyOptions::refuse_dropped_rows`](crate::ReplyOptions)).
+    RefusedDrop,
+    /// A dropped row short of cells on the reply's last line, with no word
+    /// from the server on how the reply ended.
+    ShortLastRow,
+}
+
+impl Advice {
+    /// The words, with those that join them to what the message says.
+    fn words(self) -> &'static str {
+        match self {
+            Advice::LastLine => "; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)",
+            Advice::ShortTable => "; the reply ends inside a table short of the rows its header declares, so it was either cut off by the token limit or the model left the rest out: pass the server's finish_reason (ReplyOptions::finish_reason) to decide which",
+            Advice::NotCut => "; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way",
+            Advice::NoRowReads => "; the model left it out, and no row of the table can be read without it",
+            Advice::RefusedDrop => "; dropping it would lose a record, and ReplyOptions::refuse_dropped_rows is set",
+            Advice::ShortLastRow => ", and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which",
+        }
+    }
+}
+
 /// The format a reply was asked for: what a refusal asks for again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -124,9 +161,8 @@ struct Inner {
     path: Option<String>,
     /// What went wrong, in the words the model's retry turn gives too.
     said: String,
-    /// Advice to the caller (what to pass, which option is set), with the
-    /// words that join it to `said`: in the message, not in the retry turn.
-    advice: Option<String>,
+    /// What the caller is told besides: in the message, not in the retry turn.
+    advice: Option<Advice>,
     /// `said`, then `advice`.
     message: String,
     source: Option<DecodeError>,
@@ -181,20 +217,10 @@ impl ParseError {
         }))
     }
 
-    /// An error whose message goes on with `advice` to the caller (joining
-    /// words included), which the model's retry turn leaves out.
-    pub(crate) fn advised(
-        kind: ParseErrorKind,
-        line: Option<usize>,
-        said: impl Into<String>,
-        advice: &str,
-    ) -> Self {
-        ParseError::new(kind, line, said).advise(advice)
-    }
-
-    /// `advice` to the caller after what the message says.
-    fn advise(mut self, advice: &str) -> Self {
-        self.0.advice = Some(advice.to_owned());
+    /// `advice` to the caller after what the message says, which the
+    /// model's retry turn leaves out.
+    pub(crate) fn advise(mut self, advice: Advice) -> Self {
+        self.0.advice = Some(advice);
         self.render();
         self
     }
@@ -205,7 +231,7 @@ impl ParseError {
         inner.message.clone_from(&inner.said);
         inner
             .message
-            .push_str(inner.advice.as_deref().unwrap_or(""));
+            .push_str(inner.advice.map_or("", Advice::words));
     }
 
     /// A reply that stops mid-document; `what` is what failed there.
@@ -238,7 +264,7 @@ impl ParseError {
     }
 
     /// What the error is about is whole: a cut of the reply cannot explain it,
-    /// even on its last line (see [`on_last_line`](Self::on_last_line)).
+    /// even on its last line (see [`Advice::LastLine`]).
     pub(crate) fn whole(mut self) -> Self {
         self.0.cause = Cause::Whole;
         self
@@ -247,19 +273,6 @@ impl ParseError {
     /// Whether [`whole`](Self::whole) was said of it.
     pub(crate) fn is_whole(&self) -> bool {
         self.0.cause == Cause::Whole
-    }
-
-    /// A syntax error on a reply's last line, with no word from the server on
-    /// how the reply ended: it may be the model's slip or a cut, and says how to tell.
-    pub(crate) fn on_last_line(self) -> Self {
-        self.advise("; it is the reply's last line: if the server stopped the reply at its token limit, it was cut off there (pass the server's finish_reason, ReplyOptions::finish_reason, to have it named so)")
-    }
-
-    /// A field missing from a reply that ends inside a table still short of
-    /// the rows its header declares: the reply was either cut off there or
-    /// left the rest out, and only the finish reason can say which.
-    pub(crate) fn in_a_short_table(self) -> Self {
-        self.advise("; the reply ends inside a table short of the rows its header declares, so it was either cut off by the token limit or the model left the rest out: pass the server's finish_reason (ReplyOptions::finish_reason) to decide which")
     }
 
     /// The same failure read as the model's own doing, once the server has
@@ -271,12 +284,8 @@ impl ParseError {
             _ => inner.message,
         };
         // What the server said is the caller's to know, not the model's.
-        let mut e = ParseError::advised(
-            ParseErrorKind::Syntax,
-            inner.line,
-            what,
-            "; the server says the reply ended normally (finish_reason: stop), so it was not cut off: the model wrote it this way",
-        );
+        let mut e =
+            ParseError::new(ParseErrorKind::Syntax, inner.line, what).advise(Advice::NotCut);
         e.0.source = inner.source;
         e.0.format = inner.format;
         e

@@ -7,6 +7,7 @@
 //! unclosed JSON value shows a cut. A short last row alone is not evidence:
 //! the model may have left a cell out.
 
+use super::error::Advice;
 use super::{Findings, ParseError, ParseErrorKind, RepairKind, Reply, ReplyOptions};
 
 /// How the server said a completion ended: OpenAI's `finish_reason`, which
@@ -207,19 +208,19 @@ pub(crate) fn settle_error(
         // Every row of a table dropped, the first for a cell only one column can be missing from.
         _ if e.kind() == ParseErrorKind::Syntax && e.line().and_then(missing).is_some() => {
             let column = e.line().and_then(missing).unwrap_or_default();
-            ParseError::advised(
+            ParseError::new(
                 ParseErrorKind::MissingField,
                 e.line(),
                 format!("the row has no `{column}`: every row of the table needs a value for it"),
-                "; the model left it out, and no row of the table can be read without it",
             )
+            .advise(Advice::NoRowReads)
         }
         // Fields missing after a table that declared more rows than the
         // reply holds, at its end: a cut as likely as a field left out.
         FinishReason::Unknown
             if e.kind() == ParseErrorKind::MissingField && ends_in_a_short_table(completion) =>
         {
-            e.in_a_short_table()
+            e.advise(Advice::ShortTable)
         }
         // A key written twice, or a second answer, is whole, on whatever
         // line: no cut makes one.
@@ -228,7 +229,7 @@ pub(crate) fn settle_error(
                 && e.line() == Some(last_line(completion))
                 && !e.is_whole() =>
         {
-            e.on_last_line()
+            e.advise(Advice::LastLine)
         }
         _ => e,
     }
@@ -277,11 +278,11 @@ fn dropped_rows<T>(
         ),
     };
     let advice = if options.refuse_dropped_rows {
-        "; dropping it would lose a record, and ReplyOptions::refuse_dropped_rows is set"
+        Advice::RefusedDrop
     } else {
-        ", and it is the reply's last line, short of cells: the reply was either cut off by the token limit or the model left a cell out; pass the server's finish_reason (ReplyOptions::finish_reason) to decide which"
+        Advice::ShortLastRow
     };
-    Err(ParseError::advised(kind, Some(row.line), what, advice))
+    Err(ParseError::new(kind, Some(row.line), what).advise(advice))
 }
 
 /// Does the completion end on a row of a table that declares more rows
