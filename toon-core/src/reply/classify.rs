@@ -79,6 +79,15 @@ impl Classifier {
         }
     }
 
+    /// For a reply with no `</think>` anywhere in it: no line can close
+    /// reasoning the reply never opened, so no line is searched for one.
+    pub(crate) fn with_no_close() -> Self {
+        Classifier {
+            decided: true,
+            ..Self::default()
+        }
+    }
+
     /// Inside the `<think>` block the reply opens with (its first significant
     /// line opened it, and it has not closed).
     pub(crate) fn in_opening_reasoning(&self) -> bool {

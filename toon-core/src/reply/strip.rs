@@ -109,7 +109,13 @@ fn classify<'c>(
     repairs: &mut Vec<Repair>,
 ) -> Result<(Vec<Cow<'c, str>>, Vec<Row>), ParseError> {
     let count = memchr::memchr_iter(b'\n', completion.as_bytes()).count() + 1;
-    let mut classifier = Classifier::new();
+    // One search of the whole reply spares most replies one of each line.
+    let mut classifier =
+        if memchr::memmem::find(completion.as_bytes(), THINK_CLOSE.as_bytes()).is_some() {
+            Classifier::new()
+        } else {
+            Classifier::with_no_close()
+        };
     'read: loop {
         let (mut lines, mut rows) = (Vec::with_capacity(count), Vec::with_capacity(count));
         let mut tags = Vec::new();
