@@ -426,3 +426,39 @@ fn each_settled_refusal_tells_the_caller_how_it_was_weighed() {
         );
     }
 }
+
+/// A reply the server says it cut off is refused as `Truncated` whatever
+/// failed in it, and the refusal stays where the failure is: its line, its
+/// column and the field's path, as the same reply with no word from the
+/// server has them.
+#[test]
+fn a_refusal_in_a_reply_the_server_cut_keeps_its_place() {
+    use common::types::ComplianceAnalysis;
+    use toon_core::ReplyOptions;
+    let reply = "violations[0]:\naudit_trail: R-1\nspoken_response: x\ncompliance_status: MAYBE";
+    let read = |finish_reason| {
+        ToonOutputParser::<ComplianceAnalysis>::new()
+            .options(ReplyOptions {
+                finish_reason,
+                ..Default::default()
+            })
+            .parse_with_report(reply)
+            .unwrap_err()
+    };
+    let (plain, cut) = (read(FinishReason::Unknown), read(FinishReason::Length));
+    assert_eq!(plain.kind(), ParseErrorKind::InvalidValue, "{plain}");
+    assert_eq!(cut.kind(), ParseErrorKind::Truncated, "{cut}");
+    let place = |e: &toon_core::ParseError| (e.line(), e.column(), e.path().map(str::to_owned));
+    assert_eq!(place(&cut), place(&plain));
+    assert_eq!(
+        place(&cut),
+        (Some(4), Some(20), Some("compliance_status".to_owned()))
+    );
+    assert_eq!(
+        cut.message(),
+        format!(
+            "the server stopped the reply at its token limit, and what it wrote does not read ({}); raise max_tokens or ask for fewer items",
+            plain.message()
+        )
+    );
+}

@@ -279,16 +279,40 @@ impl ParseError {
     /// said that the reply ended normally (`finish_reason: stop`).
     pub(crate) fn not_cut(self) -> Self {
         let inner = *self.0;
-        let what = match inner.cause {
-            Cause::Cut { what, .. } => what,
-            _ => inner.message,
+        let what = match &inner.cause {
+            Cause::Cut { what, .. } => what.clone(),
+            _ => inner.message.clone(),
         };
         // What the server said is the caller's to know, not the model's.
-        let mut e =
-            ParseError::new(ParseErrorKind::Syntax, inner.line, what).advise(Advice::NotCut);
-        e.0.source = inner.source;
-        e.0.format = inner.format;
+        ParseError::reworded(inner, ParseErrorKind::Syntax, what).advise(Advice::NotCut)
+    }
+
+    /// The same failure in a reply the server says it cut off (`what` cut
+    /// it, `todo` is what to do): `Truncated`, whatever it was, saying what
+    /// did not read; on the reply's `last` line where it had none.
+    pub(crate) fn cut_by_server(self, what: &str, todo: &str, last: usize) -> Self {
+        let inner = *self.0;
+        let said = format!(
+            "{what}, and what it wrote does not read ({}); {todo}",
+            inner.message
+        );
+        let line = inner.line.or(Some(last));
+        let mut e = ParseError::reworded(inner, ParseErrorKind::Truncated, said);
+        e.0.line = line;
         e
+    }
+
+    /// `inner` as a refusal of `kind` saying `said`, in the same place (line,
+    /// column, field path) and from the same decoder error.
+    fn reworded(inner: Inner, kind: ParseErrorKind, said: String) -> Self {
+        ParseError(Box::new(Inner {
+            kind,
+            message: said.clone(),
+            said,
+            advice: None,
+            cause: Cause::Plain,
+            ..inner
+        }))
     }
 
     pub(crate) fn empty() -> Self {

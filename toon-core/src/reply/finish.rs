@@ -195,14 +195,7 @@ pub(crate) fn settle_error(
         finish if finish.cut().is_some() && e.kind() == ParseErrorKind::Truncated => e,
         finish if finish.cut().is_some() => {
             let (what, todo) = finish.cut().unwrap_or_default();
-            ParseError::new(
-                ParseErrorKind::Truncated,
-                e.line().or_else(|| Some(last_line(completion))),
-                format!(
-                    "{what}, and what it wrote does not read ({}); {todo}",
-                    e.message()
-                ),
-            )
+            e.cut_by_server(what, todo, last_line(completion))
         }
         FinishReason::Stop if e.kind() == ParseErrorKind::Truncated => e.not_cut(),
         // Every row of a table dropped, the first for a cell only one column can be missing from.
