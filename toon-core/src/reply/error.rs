@@ -291,15 +291,13 @@ impl ParseError {
     /// it, `todo` is what to do): `Truncated`, whatever it was, saying what
     /// did not read; on the reply's `last` line where it had none.
     pub(crate) fn cut_by_server(self, what: &str, todo: &str, last: usize) -> Self {
-        let inner = *self.0;
+        let mut inner = *self.0;
+        inner.line = inner.line.or(Some(last));
         let said = format!(
             "{what}, and what it wrote does not read ({}); {todo}",
             inner.message
         );
-        let line = inner.line.or(Some(last));
-        let mut e = ParseError::reworded(inner, ParseErrorKind::Truncated, said);
-        e.0.line = line;
-        e
+        ParseError::reworded(inner, ParseErrorKind::Truncated, said)
     }
 
     /// `inner` as a refusal of `kind` saying `said`, in the same place (line,
